@@ -1,0 +1,137 @@
+"""The ``kifu`` command.
+
+Exit status: 0 done; 1 usage or other error; 2 a malformed game record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+from rules import PRESETS, IllegalMove, Point, preset
+from rules.point import CoordinateError
+
+from . import replay as rp
+from .sgf import Record, SgfError, load, rules_for
+
+EXIT_BAD_RECORD = 2
+
+
+def _dead_points(text: str | None, record: Record) -> list[Point]:
+    if not text:
+        return []
+    pts = []
+    for v in text.split(","):
+        v = v.strip()
+        if v:
+            pts.append(Point.from_gtp(v, height=record.height, width=record.width))
+    return pts
+
+
+def _emit(event: object, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(rp.to_json(event)))  # type: ignore[arg-type]
+    else:
+        print(rp.to_text(event))  # type: ignore[arg-type]
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    record = load(args.game)
+    rules = preset(args.rules or rules_for(record))
+    game = rp.start(record, rules, args.komi)
+    illegal = 0
+    for event in rp.replay(game, record.nodes):
+        illegal += isinstance(event, IllegalMove)
+        _emit(event, args.json)
+    if args.score or record.ends_with_two_passes():
+        for event in rp.score_events(game, _dead_points(args.dead, record)):
+            _emit(event, args.json)
+    elif not args.json and record.properties.get("RE"):
+        print(f"record ends without two passes; its result: {record.properties['RE']}")
+    return 0
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    record = load(args.game)
+    rules = preset(args.rules or rules_for(record))
+    game = rp.start(record, rules, args.komi)
+    for event in rp.replay(game, record.nodes):
+        if isinstance(event, IllegalMove):
+            print(f"warning: {rp.to_text(event).strip()}", file=sys.stderr)
+    score = game.score(_dead_points(args.dead, record))
+    if args.json:
+        print(json.dumps(rp.score_json(score)))
+    else:
+        if args.board:
+            print(game.position.diagram())
+        print(rp.score_text(score))
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    data = resources.files("kifu") / "data" / "lee-sedol-alphago-4.sgf"
+    with resources.as_file(data) as path:
+        record = load(path)
+    print(f"Replaying {record.properties.get('PB')} (B) vs {record.properties.get('PW')} (W), "
+          f"{record.properties.get('DT')}, under chinese rules\n")
+    game = rp.start(record, preset("chinese"))
+    for event in rp.replay(game, record.nodes):
+        print(rp.to_text(event))
+    print()
+    print(game.position.diagram())
+    print(f"\nRecorded result: {record.properties.get('RE')}. Counting the board as it stands "
+          f"(no stones marked dead):")
+    print(rp.score_text(game.score()))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="kifu", description="Watch a Go board and referee the game.")
+    sub = ap.add_subparsers(dest="command", required=True)
+    rules_help = f"rule set: {', '.join(PRESETS)} (default: the record's RU, else chinese)"
+
+    p = sub.add_parser("replay", help="play a game record through the referee")
+    p.add_argument("game", type=Path)
+    p.add_argument("--rules", help=rules_help)
+    p.add_argument("--komi", type=float, help="override the record's komi")
+    p.add_argument("--json", action="store_true", help="one JSON object per event and line")
+    p.add_argument("--score", action="store_true", help="count the final position even "
+                   "when the record does not end with two passes")
+    p.add_argument("--dead", help="dead stones for the count, e.g. D4,E5")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("score", help="count the final position of a game record")
+    p.add_argument("game", type=Path)
+    p.add_argument("--rules", help=rules_help)
+    p.add_argument("--komi", type=float, help="override the record's komi")
+    p.add_argument("--dead", help="dead stones, e.g. D4,E5 (each marks its whole string)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--board", action="store_true", help="print the final position too")
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("demo", help="the main job on bundled input")
+    p.set_defaults(func=cmd_demo)
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except SgfError as exc:
+        print(f"kifu: {exc}", file=sys.stderr)
+        return EXIT_BAD_RECORD
+    except (KeyError, CoordinateError, ValueError) as exc:
+        msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"kifu: {msg}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

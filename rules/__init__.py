@@ -1,0 +1,31 @@
+"""kifu's rules engine: boards, rule sets, games and scoring. Pure Python; no I/O.
+
+    >>> from rules import Game, Point
+    >>> g = Game("japanese", 9)
+    >>> for v in ["D4", "F5", "E5", "G4", "E3", "F3", "pass", "E4"]:
+    ...     _ = g.pass_() if v == "pass" else g.play(Point.from_gtp(v))
+    >>> g.play(Point.from_gtp("F4")).captured
+    (Point(x=4, y=3),)
+    >>> g.legality(Point.from_gtp("E4"))
+    Reason.KO
+"""
+
+from .board import Board, Geometry, geometry
+from .events import (
+    Event, GameEnded, IllegalMove, MovePlayed, Passed, Reason, Resigned, Score, SideScore,
+    StonesRemoved,
+)
+from .game import Game, IllegalMoveError, Phase, RulesError
+from .handicap import fixed_handicap, star_points_in_order
+from .observation import Observation
+from .point import BLACK, WHITE, Color, CoordinateError, Point, parse_vertex
+from .position import Position
+from .ruleset import PRESETS, Handicap, KoRule, Ruleset, Scoring, preset
+
+__all__ = [
+    "BLACK", "WHITE", "Board", "Color", "CoordinateError", "Event", "Game", "GameEnded",
+    "Geometry", "Handicap", "IllegalMove", "IllegalMoveError", "KoRule", "MovePlayed",
+    "Observation", "PRESETS", "Passed", "Phase", "Point", "Position", "Reason", "Resigned",
+    "Ruleset", "RulesError", "Score", "Scoring", "SideScore", "StonesRemoved",
+    "fixed_handicap", "geometry", "parse_vertex", "preset", "star_points_in_order",
+]

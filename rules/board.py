@@ -1,0 +1,271 @@
+"""`Board`: the stones on a board with their strings and liberties, kept up to date move by
+move, and a Zobrist hash of the position. It knows captures and suicide; it decides nothing
+about ko, turns or scoring (that is `Game`'s business, under a `Ruleset`).
+
+Internally a point is an index ``y * width + x``; `Point` appears only at the edges.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from functools import lru_cache
+
+from .point import Point, check_size
+from .position import Position
+
+EMPTY = 0
+
+
+class _String:
+    """A maximal set of connected stones of one colour, with its liberties."""
+
+    __slots__ = ("color", "stones", "libs")
+
+    def __init__(self, color: int, stones: list[int], libs: set[int]) -> None:
+        self.color = color
+        self.stones = stones
+        self.libs = libs
+
+
+class Geometry:
+    """What depends only on the board's size: neighbour tables, Zobrist keys, points."""
+
+    __slots__ = ("width", "height", "area", "neighbours", "zobrist", "side_key", "points")
+
+    def __init__(self, width: int, height: int) -> None:
+        check_size(width, height)
+        self.width = width
+        self.height = height
+        self.area = width * height
+        nbrs: list[tuple[int, ...]] = []
+        for i in range(self.area):
+            x, y = i % width, i // width
+            n = []
+            if y > 0:
+                n.append(i - width)
+            if x > 0:
+                n.append(i - 1)
+            if x < width - 1:
+                n.append(i + 1)
+            if y < height - 1:
+                n.append(i + width)
+            nbrs.append(tuple(n))
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(nbrs)
+        rng = random.Random(0x6B696675 ^ (width << 8) ^ height)  # fixed: hashes are repeatable
+        zero = [0] * self.area
+        self.zobrist: tuple[list[int], list[int], list[int]] = (
+            zero,
+            [rng.getrandbits(64) for _ in range(self.area)],
+            [rng.getrandbits(64) for _ in range(self.area)],
+        )
+        # XORed into a hash to say whose turn it is (index by colour code).
+        self.side_key: tuple[int, int, int] = (0, rng.getrandbits(64), rng.getrandbits(64))
+        self.points: tuple[Point, ...] = tuple(Point(i % width, i // width) for i in range(self.area))
+
+    def index(self, p: Point) -> int:
+        """The internal index of ``p``; raises IndexError when it is off the board."""
+        x, y = p
+        if 0 <= x < self.width and 0 <= y < self.height:
+            return y * self.width + x
+        raise IndexError(f"{p.gtp() if x >= 0 and y >= 0 else p} is off a {self.width}x{self.height} board")
+
+
+@lru_cache(maxsize=64)
+def geometry(width: int, height: int) -> Geometry:
+    """The shared `Geometry` of a board size."""
+    return Geometry(width, height)
+
+
+class Board:
+    """Stones, strings and liberties of one board, updated incrementally.
+
+    `analyse` tells what a stone would do without changing anything; `apply` carries it
+    out. Together they cost one look at the four neighbours plus the stones that change.
+    """
+
+    __slots__ = ("geo", "cells", "string_of", "hash")
+
+    def __init__(self, width: int, height: int | None = None) -> None:
+        self.geo = geometry(width, width if height is None else height)
+        self.cells: list[int] = [EMPTY] * self.geo.area
+        self.string_of: list[_String | None] = [None] * self.geo.area
+        self.hash = 0
+
+    @property
+    def width(self) -> int:
+        return self.geo.width
+
+    @property
+    def height(self) -> int:
+        return self.geo.height
+
+    # -- the hot path ------------------------------------------------------------------
+
+    def analyse(self, i: int, color: int) -> tuple[list[_String], list[_String], bool, int]:
+        """What a stone of ``color`` on the empty point ``i`` would do.
+
+        Returns the opponent strings it captures, the own strings it joins, whether the
+        result is suicide (own stones left without liberties, nothing captured), and the
+        Zobrist hash of the board afterwards. The board is not changed.
+        """
+        cells = self.cells
+        string_of = self.string_of
+        zob = self.geo.zobrist
+        h = self.hash ^ zob[color][i]
+        friends: list[_String] = []
+        dead: list[_String] = []
+        free = False
+        for n in self.geo.neighbours[i]:
+            c = cells[n]
+            if not c:
+                free = True
+            elif c == color:
+                s = string_of[n]
+                if s not in friends:
+                    friends.append(s)  # type: ignore[arg-type]
+            else:
+                s = string_of[n]
+                if len(s.libs) == 1 and s not in dead:  # type: ignore[union-attr]
+                    dead.append(s)  # type: ignore[arg-type]
+                    zo = zob[c]
+                    for st in s.stones:  # type: ignore[union-attr]
+                        h ^= zo[st]
+        if free or dead:
+            return dead, friends, False, h
+        for s in friends:
+            if len(s.libs) > 1:
+                return dead, friends, False, h
+        # Suicide: the stone and the strings it joins leave the board.
+        h ^= zob[color][i]
+        zc = zob[color]
+        for s in friends:
+            for st in s.stones:
+                h ^= zc[st]
+        return dead, friends, True, h
+
+    def apply(
+        self, i: int, color: int, dead: list[_String], friends: list[_String], suicide: bool, h: int
+    ) -> list[int]:
+        """Carry out what `analyse` returned. Returns the indices of the stones removed
+        (captured, or the player's own in a suicide)."""
+        cells = self.cells
+        string_of = self.string_of
+        nbrs = self.geo.neighbours
+        self.hash = h
+        if suicide:
+            removed: list[int] = []
+            for s in friends:
+                removed.extend(s.stones)
+                self._remove(s)
+            return removed
+        cells[i] = color
+        libs = {n for n in nbrs[i] if not cells[n]}
+        if not friends:
+            string_of[i] = _String(color, [i], libs)
+        else:
+            big = friends[0]
+            for s in friends[1:]:
+                if len(s.stones) > len(big.stones):
+                    big = s
+            for s in friends:
+                if s is not big:
+                    big.stones.extend(s.stones)
+                    big.libs |= s.libs
+                    for st in s.stones:
+                        string_of[st] = big
+            big.libs |= libs
+            big.libs.discard(i)
+            big.stones.append(i)
+            string_of[i] = big
+        opp = 3 - color
+        for n in nbrs[i]:
+            if cells[n] == opp:
+                string_of[n].libs.discard(i)  # type: ignore[union-attr]
+        if not dead:
+            return []
+        captured: list[int] = []
+        for s in dead:
+            captured.extend(s.stones)
+            self._remove(s)
+        return captured
+
+    def _remove(self, s: _String) -> None:
+        """Take a string off the board, giving its points back as liberties."""
+        cells = self.cells
+        string_of = self.string_of
+        nbrs = self.geo.neighbours
+        for st in s.stones:
+            cells[st] = EMPTY
+            string_of[st] = None
+        for st in s.stones:
+            for n in nbrs[st]:
+                t = string_of[n]
+                if t is not None:
+                    t.libs.add(st)
+
+    # -- whole-board operations ----------------------------------------------------------
+
+    def place(self, i: int, color: int) -> list[int]:
+        """Play a stone with captures and suicide, no questions asked (setup and replays)."""
+        dead, friends, suicide, h = self.analyse(i, color)
+        return self.apply(i, color, dead, friends, suicide, h)
+
+    def set_position(self, cells: Iterable[int]) -> None:
+        """Replace the stones with ``cells`` (codes by index) and rebuild strings and hash.
+
+        Strings without liberties are kept as they are: a setup may hold them."""
+        cells = list(cells)
+        if len(cells) != self.geo.area:
+            raise ValueError(f"{len(cells)} cells do not fill the board")
+        self.cells = cells
+        self.string_of = [None] * self.geo.area
+        zob = self.geo.zobrist
+        h = 0
+        nbrs = self.geo.neighbours
+        for i, c in enumerate(cells):
+            if not c:
+                continue
+            h ^= zob[c][i]
+            if self.string_of[i] is not None:
+                continue
+            s = _String(c, [], set())
+            stack = [i]
+            self.string_of[i] = s
+            while stack:
+                p = stack.pop()
+                s.stones.append(p)
+                for n in nbrs[p]:
+                    cn = cells[n]
+                    if not cn:
+                        s.libs.add(n)
+                    elif cn == c and self.string_of[n] is None:
+                        self.string_of[n] = s
+                        stack.append(n)
+        self.hash = h
+
+    def position(self) -> Position:
+        """The stones as an immutable `Position`."""
+        return Position.from_cells(self.geo.width, self.geo.height, self.cells)
+
+    def string_at(self, i: int) -> tuple[list[int], set[int]] | None:
+        """The stones and liberties of the string on ``i``, or None if it is empty."""
+        s = self.string_of[i]
+        return None if s is None else (list(s.stones), set(s.libs))
+
+    def copy(self) -> Board:
+        """An independent copy."""
+        b = Board(self.geo.width, self.geo.height)
+        b.set_position(self.cells)
+        return b
+
+    def __repr__(self) -> str:
+        return f"Board.from_position({self.position()!r})"
+
+    @classmethod
+    def from_position(cls, position: Position) -> Board:
+        """A board holding the stones of ``position``."""
+        b = cls(position.width, position.height)
+        b.set_position(position.cells)
+        return b
+

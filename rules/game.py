@@ -1,0 +1,423 @@
+"""`Game`: a game of Go refereed under a `Ruleset`: turns, ko and superko, suicide,
+handicap, passes, the end of play, dead stones and the count.
+
+    >>> from rules import Game, Point
+    >>> g = Game("chinese", 9)
+    >>> g.play(Point.from_gtp("E5"))
+    MovePlayed(number=1, color=Color.BLACK, point=Point(x=4, y=4), captured=(), suicided=())
+    >>> g.to_move
+    Color.WHITE
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+
+from .board import Board
+from .events import GameEnded, MovePlayed, Passed, Reason, Resigned, Score, StonesRemoved
+from .handicap import fixed_handicap
+from .point import Color, Point
+from .position import Position
+from .ruleset import Handicap, KoRule, Ruleset, preset
+from .scoring import count
+
+_DESCRIPTIONS = {
+    Reason.OCCUPIED: "the point is occupied",
+    Reason.SUICIDE: "the stone would have no liberties",
+    Reason.KO: "it retakes a ko at once",
+    Reason.POSITIONAL_SUPERKO: "it repeats an earlier board position",
+    Reason.SITUATIONAL_SUPERKO: "it repeats an earlier position with the same player to move",
+    Reason.WRONG_TURN: "it is not that player's turn",
+    Reason.OFF_BOARD: "the point is off the board",
+    Reason.GAME_OVER: "the game is over",
+}
+
+
+class RulesError(Exception):
+    """Base of the errors of the rules engine."""
+
+
+class IllegalMoveError(RulesError):
+    """A move the rules forbid. The game is left as it was.
+
+    ``reason`` says why, ``color`` and ``point`` (None for a pass) say what was tried, and
+    ``position`` and ``move_number`` say where: the board before the move."""
+
+    def __init__(
+        self, reason: Reason, color: Color, point: Point | None, position: Position, move_number: int
+    ) -> None:
+        self.reason = reason
+        self.color = color
+        self.point = point
+        self.position = position
+        self.move_number = move_number
+        where = "pass" if point is None else (
+            point.gtp() if 0 <= point.x < 25 and 0 <= point.y < 25 else repr(point)
+        )
+        super().__init__(
+            f"move {move_number + 1}: {color.letter} {where} is illegal ({reason.value}): "
+            f"{_DESCRIPTIONS[reason]}\n{position.diagram()}"
+        )
+
+
+class Phase(enum.Enum):
+    """Where a game stands."""
+
+    PLAY = "play"
+    COUNTING = "counting"
+    """After two consecutive passes: dead stones may be marked, or play resumed."""
+    OVER = "over"
+    """Resigned or scored: nothing more can be played."""
+
+
+class Game:
+    """A game under a rule set. `play` and `pass_` return the event or raise
+    `IllegalMoveError` leaving the game unchanged; `undo` takes back the last action."""
+
+    def __init__(
+        self,
+        rules: Ruleset | str = "chinese",
+        width: int = 19,
+        height: int | None = None,
+        *,
+        komi: float | None = None,
+        handicap: int | Iterable[Point] = 0,
+    ) -> None:
+        """A new game on an empty ``width`` x ``height`` board.
+
+        ``handicap`` is a number of stones (placed as the rules say: fixed star points,
+        the star points for free placement, or Black's first moves for Tromp-Taylor) or
+        the points where Black puts them. ``komi`` overrides the rules' komi.
+        """
+        self.rules: Ruleset = preset(rules) if isinstance(rules, str) else rules
+        self.board = Board(width, width if height is None else height)
+        self.width = self.board.geo.width
+        self.height = self.board.geo.height
+        self._komi = komi
+        self._actions: list[tuple] = []
+        self._reset()
+        if isinstance(handicap, int):
+            if handicap:
+                self.place_handicap(handicap)
+        else:
+            self.place_handicap(list(handicap))
+
+    def _reset(self) -> None:
+        self.board = Board(self.width, self.height)
+        self.to_move: Color = Color.BLACK
+        self.number = 0
+        """Moves and passes made so far."""
+        self.captures = [0, 0, 0]
+        """Opponent stones captured during play, indexed by the capturing colour's code."""
+        self.passes = [0, 0, 0]
+        """Passes made, indexed by colour code."""
+        self.consecutive_passes = 0
+        self.handicap_stones = 0
+        self._handicap_moves_left = 0
+        self.phase = Phase.PLAY
+        self.winner: Color | None = None
+        self.dead: set[int] = set()
+        self._ko_stone = -1  # stone just played that captured exactly one stone
+        self._seen: set[int] = set()
+        self._left: tuple[set[int], set[int], set[int]] = (set(), set(), set())
+        self._record_position()
+
+    # -- positions for superko -----------------------------------------------------------
+
+    def _record_position(self) -> None:
+        """Note the current board as having occurred (with the player to move)."""
+        ko = self.rules.ko
+        if ko is KoRule.POSITIONAL:
+            self._seen.add(self.board.hash)
+        elif ko is KoRule.SITUATIONAL_TO_MOVE:
+            self._seen.add(self.board.hash ^ self.board.geo.side_key[self.to_move])
+
+    # -- playing -------------------------------------------------------------------------
+
+    @property
+    def komi(self) -> float:
+        """The komi in force: explicit, else the rules' for an even or a handicap game."""
+        if self._komi is not None:
+            return self._komi
+        return self.rules.handicap_komi if self.handicap_stones >= 2 else self.rules.komi
+
+    def _judge(self, point: Point, color: Color, out_of_turn: bool):  # type: ignore[no-untyped-def]
+        """Why a stone of ``color`` at ``point`` is illegal (a Reason), or what it does."""
+        if self.phase is Phase.OVER:
+            return Reason.GAME_OVER
+        if color is not self.to_move and not out_of_turn:
+            return Reason.WRONG_TURN
+        x, y = point
+        w = self.width
+        if not (0 <= x < w and 0 <= y < self.height):
+            return Reason.OFF_BOARD
+        i = y * w + x
+        board = self.board
+        if board.cells[i]:
+            return Reason.OCCUPIED
+        dead, friends, suicide, h = board.analyse(i, color)
+        if suicide and not self.rules.suicide:
+            return Reason.SUICIDE
+        ko = self.rules.ko
+        if ko is KoRule.SIMPLE:
+            if self._is_ko_recapture(dead):
+                return Reason.KO
+        elif ko is KoRule.POSITIONAL:
+            if h in self._seen:
+                return Reason.KO if self._is_ko_recapture(dead) else Reason.POSITIONAL_SUPERKO
+        elif ko is KoRule.SITUATIONAL:
+            if h in self._left[color]:
+                return Reason.KO if self._is_ko_recapture(dead) else Reason.SITUATIONAL_SUPERKO
+        elif h ^ board.geo.side_key[3 - color] in self._seen:
+            return Reason.KO if self._is_ko_recapture(dead) else Reason.SITUATIONAL_SUPERKO
+        return i, dead, friends, suicide, h
+
+    def _is_ko_recapture(self, dead: list) -> bool:  # type: ignore[type-arg]
+        """Does this capture take back, alone, the single stone that just captured one?"""
+        return (
+            self._ko_stone >= 0
+            and len(dead) == 1
+            and len(dead[0].stones) == 1
+            and dead[0].stones[0] == self._ko_stone
+        )
+
+    def legality(self, point: Point, color: Color | None = None) -> Reason | None:
+        """Why playing ``point`` would be illegal now, or None if it is legal."""
+        c = self.to_move if color is None else color
+        r = self._judge(point, c, False)
+        return r if isinstance(r, Reason) else None
+
+    def play(self, point: Point, color: Color | None = None, *, out_of_turn: bool = False) -> MovePlayed:
+        """Play a stone (of the colour to move unless ``color`` is given).
+
+        ``out_of_turn`` accepts a stone of ``color`` even when it is not that player's turn,
+        as game records sometimes do; the turn then passes to the other colour. After two
+        passes, playing resumes the game. Raises `IllegalMoveError` (game unchanged).
+        """
+        c = self.to_move if color is None else color
+        judged = self._judge(point, c, out_of_turn)
+        if isinstance(judged, Reason):
+            raise IllegalMoveError(judged, c, point, self.board.position(), self.number)
+        i, dead, friends, suicide, h = judged
+        if self.phase is Phase.COUNTING:
+            self.phase = Phase.PLAY
+            self.dead.clear()
+        removed = self.board.apply(i, c, dead, friends, suicide, h)
+        self._actions.append(("move", i, c, out_of_turn))
+        return self._after_move(i, c, point, removed, suicide, h)
+
+    def _after_move(
+        self, i: int, c: Color, point: Point, removed: list[int], suicide: bool, h: int
+    ) -> MovePlayed:
+        opp = c.opponent
+        self.number += 1
+        self.consecutive_passes = 0
+        if self._handicap_moves_left and c is Color.BLACK:
+            self._handicap_moves_left -= 1
+            self.to_move = Color.BLACK
+        else:
+            self.to_move = opp
+        ko = self.rules.ko
+        if ko is KoRule.POSITIONAL:
+            self._seen.add(h)
+        elif ko is KoRule.SITUATIONAL:
+            self._left[c].add(h)
+        elif ko is KoRule.SITUATIONAL_TO_MOVE:
+            self._seen.add(h ^ self.board.geo.side_key[self.to_move])
+        if not removed:
+            self._ko_stone = -1
+            return MovePlayed(self.number, c, point)
+        pts = self.board.geo.points
+        taken = tuple(pts[j] for j in removed)
+        if suicide:
+            self._ko_stone = -1
+            self.captures[opp] += len(removed)
+            return MovePlayed(self.number, c, point, (), taken)
+        self._ko_stone = i if len(removed) == 1 else -1
+        self.captures[c] += len(removed)
+        return MovePlayed(self.number, c, point, taken)
+
+    def pass_(self, color: Color | None = None, *, out_of_turn: bool = False) -> Passed:
+        """Pass (for the colour to move unless ``color`` is given). A second consecutive
+        pass ends play: see `phase`."""
+        c = self.to_move if color is None else color
+        if self.phase is Phase.OVER:
+            raise IllegalMoveError(Reason.GAME_OVER, c, None, self.board.position(), self.number)
+        if c is not self.to_move and not out_of_turn:
+            raise IllegalMoveError(Reason.WRONG_TURN, c, None, self.board.position(), self.number)
+        self._actions.append(("pass", c, out_of_turn))
+        return self._after_pass(c)
+
+    def _after_pass(self, c: Color) -> Passed:
+        if self.rules.ko is KoRule.SITUATIONAL and self.rules.pass_leaves_position:
+            self._left[c].add(self.board.hash)
+        self.number += 1
+        self.passes[c] += 1
+        self.consecutive_passes += 1
+        self._ko_stone = -1
+        self._handicap_moves_left = 0
+        self.to_move = c.opponent
+        self._record_position()
+        if self.consecutive_passes >= 2 and self.phase is Phase.PLAY:
+            self.phase = Phase.COUNTING
+        return Passed(self.number, c)
+
+    def resign(self, color: Color) -> tuple[Resigned, GameEnded]:
+        """``color`` resigns: the game is over and the other colour wins."""
+        self._actions.append(("resign", color))
+        self.phase = Phase.OVER
+        self.winner = color.opponent
+        return Resigned(color), GameEnded("resignation", color.opponent)
+
+    # -- setup and handicap --------------------------------------------------------------
+
+    def setup(
+        self,
+        black: Iterable[Point] = (),
+        white: Iterable[Point] = (),
+        empty: Iterable[Point] = (),
+        to_move: Color | None = None,
+    ) -> None:
+        """Put stones on (or take them off) the board as setup, not as moves: handicap
+        stones, a photographed position, SGF ``AB``/``AW``/``AE``. Nothing is captured."""
+        geo = self.board.geo
+        try:
+            b = tuple(geo.index(p) for p in black)
+            w = tuple(geo.index(p) for p in white)
+            e = tuple(geo.index(p) for p in empty)
+        except IndexError as exc:
+            raise ValueError(f"setup stone off the board: {exc}") from None
+        self._actions.append(("setup", b, w, e, to_move))
+        self._apply_setup(b, w, e, to_move)
+
+    def _apply_setup(
+        self, b: tuple[int, ...], w: tuple[int, ...], e: tuple[int, ...], to_move: Color | None
+    ) -> None:
+        cells = list(self.board.cells)
+        for i in e:
+            cells[i] = 0
+        for i in b:
+            cells[i] = 1
+        for i in w:
+            cells[i] = 2
+        self.board.set_position(cells)
+        if to_move is not None:
+            self.to_move = to_move
+        self._ko_stone = -1
+        self._record_position()
+
+    def place_handicap(self, stones: int | list[Point]) -> None:
+        """Give Black a handicap before any move: a number of stones (placed as the rules
+        say) or the points chosen for them (free placement). White then moves first,
+        except under rules that play the handicap as Black's first moves."""
+        if self.number or self.handicap_stones:
+            raise RulesError("handicap stones go on before the first move")
+        if isinstance(stones, int):
+            if stones < 0:
+                raise ValueError(f"handicap must not be negative: {stones}")
+            if stones <= 1:
+                return
+            if self.rules.handicap is Handicap.MOVES:
+                self._actions.append(("handicap-moves", stones))
+                self._apply_handicap_moves(stones)
+                return
+            points = fixed_handicap(stones, self.width, self.height)
+        else:
+            points = stones
+            if len(points) < 2:
+                return
+        self.setup(black=points, to_move=Color.WHITE)
+        self._actions.append(("handicap", len(points)))
+        self.handicap_stones = len(points)
+
+    def _apply_handicap_moves(self, n: int) -> None:
+        self.handicap_stones = n
+        self._handicap_moves_left = n - 1
+
+    # -- undo ----------------------------------------------------------------------------
+
+    def undo(self) -> None:
+        """Take back the last move, pass, setup or resignation (and any dead-stone marks).
+
+        Raises RulesError when there is nothing to take back."""
+        if not self._actions:
+            raise RulesError("nothing to undo")
+        actions = self._actions[:-1]
+        if self._actions[-1][0] == "handicap":
+            actions.pop()  # the handicap's setup goes with it
+        self._actions = []
+        self._reset()
+        for a in actions:
+            kind = a[0]
+            if kind == "move":
+                _, i, c, oot = a
+                self.play(self.board.geo.points[i], c, out_of_turn=oot)
+            elif kind == "pass":
+                self.pass_(a[1], out_of_turn=a[2])
+            elif kind == "setup":
+                self._actions.append(a)
+                self._apply_setup(*a[1:])
+            elif kind == "handicap":
+                self._actions.append(a)
+                self.handicap_stones = a[1]
+            elif kind == "handicap-moves":
+                self._actions.append(a)
+                self._apply_handicap_moves(a[1])
+            elif kind == "resign":
+                self.resign(a[1])
+
+    # -- the end -------------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        """The stones on the board now."""
+        return self.board.position()
+
+    def mark_dead(self, points: Iterable[Point], dead: bool = True) -> StonesRemoved:
+        """Mark the strings on ``points`` dead (or alive again), as the players agree after
+        the two passes. Empty points are ignored. Returns the stones whose mark changed."""
+        geo = self.board.geo
+        changed: list[int] = []
+        for p in points:
+            s = self.board.string_at(geo.index(p))
+            if s is None:
+                continue
+            for i in s[0]:
+                if (i in self.dead) != dead:
+                    changed.append(i)
+                    (self.dead.add if dead else self.dead.discard)(i)
+        return StonesRemoved(tuple(geo.points[i] for i in sorted(changed)), dead)
+
+    def score(self, dead: Iterable[Point] | None = None) -> Score:
+        """Count the board as it stands, less the dead stones (the marked ones, or
+        ``dead`` when given), under the rules. Pass stones and White's last pass (AGA)
+        are included."""
+        geo = self.board.geo
+        dead_idx = self.dead if dead is None else {geo.index(p) for p in dead}
+        passes = [self.passes[1], self.passes[2]]
+        if self.rules.white_moves_last and passes[0] > passes[1]:
+            passes[1] = passes[0]  # White's closing pass (AGA rule 11)
+        return count(
+            self.board.cells,
+            geo,
+            self.rules,
+            komi=self.komi,
+            dead=dead_idx,
+            captures=(self.captures[1], self.captures[2]),
+            pass_stones=(passes[0], passes[1]),
+            handicap_stones=self.handicap_stones,
+        )
+
+    def finish(self, dead: Iterable[Point] | None = None) -> tuple[Score, GameEnded]:
+        """End the game and count it."""
+        s = self.score(dead)
+        self.phase = Phase.OVER
+        self.winner = s.winner
+        return s, GameEnded("passes", s.winner)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.rules.name} {self.width}x{self.height} move {self.number}, "
+            f"{self.to_move.letter} to play, {self.phase.value}>"
+        )

@@ -1,0 +1,41 @@
+"""Shared fixtures: where ../shared is, and skipping that turns into failure under CI."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+GAMES = SHARED / "games"
+VISION_DATA = SHARED / "vision-data"
+SEEDS = SHARED / "seeds"
+
+ON_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def need(condition: bool, reason: str) -> None:
+    """Skip the test unless ``condition``; under CI (CI=true) fail instead."""
+    if condition:
+        return
+    if ON_CI:
+        pytest.fail(f"required under CI: {reason}")
+    pytest.skip(reason)
+
+
+def gnugo_path() -> str | None:
+    """GNU Go's binary: on PATH, or where Debian puts it."""
+    found = shutil.which("gnugo")
+    if found:
+        return found
+    debian = Path("/usr/games/gnugo")
+    return str(debian) if debian.exists() else None
+
+
+@pytest.fixture
+def shared_games() -> Path:
+    need(GAMES.is_dir(), f"no game corpus at {GAMES}")
+    return GAMES
