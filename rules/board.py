@@ -102,56 +102,65 @@ class Board:
 
     # -- the hot path ------------------------------------------------------------------
 
-    def analyse(self, i: int, color: int) -> tuple[list[_String], list[_String], bool, int]:
+    def analyse(self, i: int, color: int) -> tuple[list[int], list[_String], list[_String], list[_String], bool, int]:
         """What a stone of ``color`` on the empty point ``i`` would do.
 
-        Returns the opponent strings it captures, the own strings it joins, whether the
-        result is suicide (own stones left without liberties, nothing captured), and the
-        Zobrist hash of the board afterwards. The board is not changed.
+        Returns its empty neighbours, the own strings it joins, the opponent strings it
+        touches, those of them it captures, whether the result is suicide (own stones
+        left without liberties, nothing captured), and the Zobrist hash of the board
+        afterwards. The board is not changed.
         """
         cells = self.cells
         string_of = self.string_of
         zob = self.geo.zobrist
         h = self.hash ^ zob[color][i]
+        empty: list[int] = []
         friends: list[_String] = []
+        enemies: list[_String] = []
         dead: list[_String] = []
-        free = False
         for n in self.geo.neighbours[i]:
             c = cells[n]
             if not c:
-                free = True
+                empty.append(n)
             elif c == color:
                 s = string_of[n]
                 if s not in friends:
                     friends.append(s)  # type: ignore[arg-type]
             else:
                 s = string_of[n]
-                if len(s.libs) == 1 and s not in dead:  # type: ignore[union-attr]
-                    dead.append(s)  # type: ignore[arg-type]
-                    zo = zob[c]
-                    for st in s.stones:  # type: ignore[union-attr]
-                        h ^= zo[st]
-        if free or dead:
-            return dead, friends, False, h
+                if s not in enemies:
+                    enemies.append(s)  # type: ignore[arg-type]
+                    if len(s.libs) == 1:  # type: ignore[union-attr]
+                        dead.append(s)  # type: ignore[arg-type]
+                        zo = zob[c]
+                        for st in s.stones:  # type: ignore[union-attr]
+                            h ^= zo[st]
+        if empty or dead:
+            return empty, friends, enemies, dead, False, h
         for s in friends:
             if len(s.libs) > 1:
-                return dead, friends, False, h
+                return empty, friends, enemies, dead, False, h
         # Suicide: the stone and the strings it joins leave the board.
-        h ^= zob[color][i]
         zc = zob[color]
+        h ^= zc[i]
         for s in friends:
             for st in s.stones:
                 h ^= zc[st]
-        return dead, friends, True, h
+        return empty, friends, enemies, dead, True, h
 
     def apply(
-        self, i: int, color: int, dead: list[_String], friends: list[_String], suicide: bool, h: int
+        self,
+        i: int,
+        color: int,
+        empty: list[int],
+        friends: list[_String],
+        enemies: list[_String],
+        dead: list[_String],
+        suicide: bool,
+        h: int,
     ) -> list[int]:
         """Carry out what `analyse` returned. Returns the indices of the stones removed
         (captured, or the player's own in a suicide)."""
-        cells = self.cells
-        string_of = self.string_of
-        nbrs = self.geo.neighbours
         self.hash = h
         if suicide:
             removed: list[int] = []
@@ -159,29 +168,29 @@ class Board:
                 removed.extend(s.stones)
                 self._remove(s)
             return removed
-        cells[i] = color
-        libs = {n for n in nbrs[i] if not cells[n]}
+        self.cells[i] = color
+        string_of = self.string_of
         if not friends:
-            string_of[i] = _String(color, [i], libs)
+            string_of[i] = _String(color, [i], set(empty))
         else:
             big = friends[0]
-            for s in friends[1:]:
-                if len(s.stones) > len(big.stones):
-                    big = s
-            for s in friends:
-                if s is not big:
-                    big.stones.extend(s.stones)
-                    big.libs |= s.libs
-                    for st in s.stones:
-                        string_of[st] = big
-            big.libs |= libs
-            big.libs.discard(i)
+            if len(friends) > 1:
+                for s in friends:
+                    if len(s.stones) > len(big.stones):
+                        big = s
+                for s in friends:
+                    if s is not big:
+                        big.stones.extend(s.stones)
+                        big.libs |= s.libs
+                        for st in s.stones:
+                            string_of[st] = big
+            libs = big.libs
+            libs.update(empty)
+            libs.discard(i)
             big.stones.append(i)
             string_of[i] = big
-        opp = 3 - color
-        for n in nbrs[i]:
-            if cells[n] == opp:
-                string_of[n].libs.discard(i)  # type: ignore[union-attr]
+        for s in enemies:
+            s.libs.discard(i)
         if not dead:
             return []
         captured: list[int] = []
@@ -208,8 +217,7 @@ class Board:
 
     def place(self, i: int, color: int) -> list[int]:
         """Play a stone with captures and suicide, no questions asked (setup and replays)."""
-        dead, friends, suicide, h = self.analyse(i, color)
-        return self.apply(i, color, dead, friends, suicide, h)
+        return self.apply(i, color, *self.analyse(i, color))
 
     def set_position(self, cells: Iterable[int]) -> None:
         """Replace the stones with ``cells`` (codes by index) and rebuild strings and hash.

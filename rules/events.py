@@ -40,6 +40,29 @@ class MovePlayed:
     suicided: tuple[Point, ...] = ()
 
 
+_new = object.__new__
+_set_number = MovePlayed.number.__set__  # type: ignore[attr-defined]
+_set_color = MovePlayed.color.__set__  # type: ignore[attr-defined]
+_set_point = MovePlayed.point.__set__  # type: ignore[attr-defined]
+_set_captured = MovePlayed.captured.__set__  # type: ignore[attr-defined]
+_set_suicided = MovePlayed.suicided.__set__  # type: ignore[attr-defined]
+
+
+def move_played(
+    number: int, color: Color, point: Point,
+    captured: tuple[Point, ...] = (), suicided: tuple[Point, ...] = (),
+) -> MovePlayed:
+    """The same value as ``MovePlayed(...)``, made without the frozen dataclass's slow
+    ``__init__`` (this is on the engine's hot path)."""
+    e = _new(MovePlayed)
+    _set_number(e, number)
+    _set_color(e, color)
+    _set_point(e, point)
+    _set_captured(e, captured)
+    _set_suicided(e, suicided)
+    return e
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Passed:
     """A player passed."""

@@ -15,7 +15,9 @@ import enum
 from collections.abc import Iterable
 
 from .board import Board
-from .events import GameEnded, MovePlayed, Passed, Reason, Resigned, Score, StonesRemoved
+from .events import (
+    GameEnded, MovePlayed, Passed, Reason, Resigned, Score, StonesRemoved, move_played,
+)
 from .handicap import fixed_handicap
 from .point import Color, Point
 from .position import Position
@@ -32,6 +34,9 @@ _DESCRIPTIONS = {
     Reason.OFF_BOARD: "the point is off the board",
     Reason.GAME_OVER: "the game is over",
 }
+
+
+_MOVE = "move"
 
 
 class RulesError(Exception):
@@ -119,19 +124,36 @@ class Game:
         self.winner: Color | None = None
         self.dead: set[int] = set()
         self._ko_stone = -1  # stone just played that captured exactly one stone
-        self._seen: set[int] = set()
-        self._left: tuple[set[int], set[int], set[int]] = (set(), set(), set())
+        # Superko: the set of position keys each colour's move may not recreate, and what
+        # is XORed into the board hash to make the key of the position that colour leaves.
+        ko = self.rules.ko
+        side_key = self.board.geo.side_key
+        seen: set[int] = set()
+        self._superko = Reason.SITUATIONAL_SUPERKO
+        self._side: tuple[int, int, int] = (0, 0, 0)
+        self._history: tuple[None, set[int] | None, set[int] | None]
+        if ko is KoRule.SIMPLE:
+            self._history = (None, None, None)
+        elif ko is KoRule.POSITIONAL:
+            self._history = (None, seen, seen)
+            self._superko = Reason.POSITIONAL_SUPERKO
+        elif ko is KoRule.SITUATIONAL:
+            self._history = (None, set(), set())
+        else:  # SITUATIONAL_TO_MOVE: the key says who is to move after the move
+            self._history = (None, seen, seen)
+            self._side = (0, side_key[Color.WHITE], side_key[Color.BLACK])
         self._record_position()
 
     # -- positions for superko -----------------------------------------------------------
 
     def _record_position(self) -> None:
-        """Note the current board as having occurred (with the player to move)."""
+        """Note the current board as having occurred with the player to move now (after
+        the start, a setup or a pass). Positional and same-player-to-move superko count
+        these positions; Tromp-Taylor's "left by that player" does not."""
         ko = self.rules.ko
-        if ko is KoRule.POSITIONAL:
-            self._seen.add(self.board.hash)
-        elif ko is KoRule.SITUATIONAL_TO_MOVE:
-            self._seen.add(self.board.hash ^ self.board.geo.side_key[self.to_move])
+        if ko is KoRule.POSITIONAL or ko is KoRule.SITUATIONAL_TO_MOVE:
+            # The key of "this board, X to move" is the key X's opponent leaves.
+            self._history[1].add(self.board.hash ^ self._side[self.to_move.opponent])  # type: ignore[union-attr]
 
     # -- playing -------------------------------------------------------------------------
 
@@ -143,7 +165,8 @@ class Game:
         return self.rules.handicap_komi if self.handicap_stones >= 2 else self.rules.komi
 
     def _judge(self, point: Point, color: Color, out_of_turn: bool):  # type: ignore[no-untyped-def]
-        """Why a stone of ``color`` at ``point`` is illegal (a Reason), or what it does."""
+        """Why a stone of ``color`` at ``point`` is illegal (a Reason), or what it does
+        (the index of the point and `Board.analyse`'s answer)."""
         if self.phase is Phase.OVER:
             return Reason.GAME_OVER
         if color is not self.to_move and not out_of_turn:
@@ -156,22 +179,16 @@ class Game:
         board = self.board
         if board.cells[i]:
             return Reason.OCCUPIED
-        dead, friends, suicide, h = board.analyse(i, color)
-        if suicide and not self.rules.suicide:
+        a = board.analyse(i, color)
+        if a[4] and not self.rules.suicide:
             return Reason.SUICIDE
-        ko = self.rules.ko
-        if ko is KoRule.SIMPLE:
-            if self._is_ko_recapture(dead):
+        history = self._history[color]
+        if history is None:
+            if self._is_ko_recapture(a[3]):
                 return Reason.KO
-        elif ko is KoRule.POSITIONAL:
-            if h in self._seen:
-                return Reason.KO if self._is_ko_recapture(dead) else Reason.POSITIONAL_SUPERKO
-        elif ko is KoRule.SITUATIONAL:
-            if h in self._left[color]:
-                return Reason.KO if self._is_ko_recapture(dead) else Reason.SITUATIONAL_SUPERKO
-        elif h ^ board.geo.side_key[3 - color] in self._seen:
-            return Reason.KO if self._is_ko_recapture(dead) else Reason.SITUATIONAL_SUPERKO
-        return i, dead, friends, suicide, h
+        elif a[5] ^ self._side[color] in history:
+            return Reason.KO if self._is_ko_recapture(a[3]) else self._superko
+        return i, a
 
     def _is_ko_recapture(self, dead: list) -> bool:  # type: ignore[type-arg]
         """Does this capture take back, alone, the single stone that just captured one?"""
@@ -197,46 +214,36 @@ class Game:
         """
         c = self.to_move if color is None else color
         judged = self._judge(point, c, out_of_turn)
-        if isinstance(judged, Reason):
+        if judged.__class__ is Reason:
             raise IllegalMoveError(judged, c, point, self.board.position(), self.number)
-        i, dead, friends, suicide, h = judged
-        if self.phase is Phase.COUNTING:
+        i, a = judged
+        if self.phase is not Phase.PLAY:
             self.phase = Phase.PLAY
             self.dead.clear()
-        removed = self.board.apply(i, c, dead, friends, suicide, h)
-        self._actions.append(("move", i, c, out_of_turn))
-        return self._after_move(i, c, point, removed, suicide, h)
-
-    def _after_move(
-        self, i: int, c: Color, point: Point, removed: list[int], suicide: bool, h: int
-    ) -> MovePlayed:
-        opp = c.opponent
+        board = self.board
+        removed = board.apply(i, c, *a)
+        self._actions.append((_MOVE, i, c, out_of_turn))
         self.number += 1
         self.consecutive_passes = 0
         if self._handicap_moves_left and c is Color.BLACK:
             self._handicap_moves_left -= 1
-            self.to_move = Color.BLACK
         else:
-            self.to_move = opp
-        ko = self.rules.ko
-        if ko is KoRule.POSITIONAL:
-            self._seen.add(h)
-        elif ko is KoRule.SITUATIONAL:
-            self._left[c].add(h)
-        elif ko is KoRule.SITUATIONAL_TO_MOVE:
-            self._seen.add(h ^ self.board.geo.side_key[self.to_move])
+            self.to_move = c.opponent
+        history = self._history[c]
+        if history is not None:
+            history.add(board.hash ^ self._side[c])
         if not removed:
             self._ko_stone = -1
-            return MovePlayed(self.number, c, point)
-        pts = self.board.geo.points
-        taken = tuple(pts[j] for j in removed)
-        if suicide:
+            return move_played(self.number, c, point)
+        pts = board.geo.points
+        taken = tuple([pts[j] for j in removed])
+        if a[4]:  # suicide
             self._ko_stone = -1
-            self.captures[opp] += len(removed)
-            return MovePlayed(self.number, c, point, (), taken)
+            self.captures[c.opponent] += len(removed)
+            return move_played(self.number, c, point, (), taken)
         self._ko_stone = i if len(removed) == 1 else -1
         self.captures[c] += len(removed)
-        return MovePlayed(self.number, c, point, taken)
+        return move_played(self.number, c, point, taken)
 
     def pass_(self, color: Color | None = None, *, out_of_turn: bool = False) -> Passed:
         """Pass (for the colour to move unless ``color`` is given). A second consecutive
@@ -251,7 +258,7 @@ class Game:
 
     def _after_pass(self, c: Color) -> Passed:
         if self.rules.ko is KoRule.SITUATIONAL and self.rules.pass_leaves_position:
-            self._left[c].add(self.board.hash)
+            self._history[c].add(self.board.hash)  # type: ignore[union-attr]
         self.number += 1
         self.passes[c] += 1
         self.consecutive_passes += 1
@@ -350,7 +357,7 @@ class Game:
         self._reset()
         for a in actions:
             kind = a[0]
-            if kind == "move":
+            if kind == _MOVE:
                 _, i, c, oot = a
                 self.play(self.board.geo.points[i], c, out_of_turn=oot)
             elif kind == "pass":
