@@ -115,6 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="the main job on bundled input")
     p.set_defaults(func=cmd_demo)
+
+    # Subcommands defined in their own modules register here, one line each.
     return ap
 
 

@@ -59,7 +59,8 @@ def score_events(game: Game, dead: Iterable[Point] = ()) -> list[Event]:
     dead = list(dead)
     if dead:
         events.append(game.mark_dead(dead))
-    score, ended = game.finish()
+    how = "passes" if game.consecutive_passes >= 2 else "counted"
+    score, ended = game.finish(how=how)
     events.append(ended)
     events.append(score)
     return events

@@ -210,7 +210,8 @@ def serialise(
         node.set_move(color.letter.lower(), None if point is None else (point.y, point.x))
         if k < len(comments) and comments[k]:
             node.set("C", comments[k])
-    return out.serialise()
+    data: bytes = out.serialise()
+    return data
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:

@@ -159,11 +159,11 @@ class Board:
         suicide: bool,
         h: int,
     ) -> list[int]:
-        """Carry out what `analyse` returned. Returns the indices of the stones removed
-        (captured, or the player's own in a suicide)."""
+        """Carry out what `analyse` returned. Returns the indices of the stones removed:
+        those captured, or in a suicide the player's own, the stone played among them."""
         self.hash = h
         if suicide:
-            removed: list[int] = []
+            removed = [i]  # the stone played is cleared with the strings it joined
             for s in friends:
                 removed.extend(s.stones)
                 self._remove(s)

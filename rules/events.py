@@ -41,11 +41,11 @@ class MovePlayed:
 
 
 _new = object.__new__
-_set_number = MovePlayed.number.__set__  # type: ignore[attr-defined]
-_set_color = MovePlayed.color.__set__  # type: ignore[attr-defined]
-_set_point = MovePlayed.point.__set__  # type: ignore[attr-defined]
-_set_captured = MovePlayed.captured.__set__  # type: ignore[attr-defined]
-_set_suicided = MovePlayed.suicided.__set__  # type: ignore[attr-defined]
+_set_number = vars(MovePlayed)["number"].__set__
+_set_color = vars(MovePlayed)["color"].__set__
+_set_point = vars(MovePlayed)["point"].__set__
+_set_captured = vars(MovePlayed)["captured"].__set__
+_set_suicided = vars(MovePlayed)["suicided"].__set__
 
 
 def move_played(
@@ -97,7 +97,8 @@ class Resigned:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class GameEnded:
-    """Play is over: ``how`` is "passes" (two consecutive passes) or "resignation"."""
+    """Play is over: ``how`` is "passes" (two consecutive passes), "resignation", or
+    "counted" (a position counted as it stands)."""
 
     how: str
     winner: Color | None = None

@@ -12,6 +12,7 @@ handicap, passes, the end of play, dead stones and the count.
 from __future__ import annotations
 
 import enum
+from typing import Any
 from collections.abc import Iterable
 
 from .board import Board
@@ -100,7 +101,7 @@ class Game:
         self.width = self.board.geo.width
         self.height = self.board.geo.height
         self._komi = komi
-        self._actions: list[tuple] = []
+        self._actions: list[tuple[Any, ...]] = []
         self._reset()
         if isinstance(handicap, int):
             if handicap:
@@ -416,12 +417,15 @@ class Game:
             handicap_stones=self.handicap_stones,
         )
 
-    def finish(self, dead: Iterable[Point] | None = None) -> tuple[Score, GameEnded]:
-        """End the game and count it."""
+    def finish(
+        self, dead: Iterable[Point] | None = None, how: str = "passes"
+    ) -> tuple[Score, GameEnded]:
+        """End the game and count it. ``how`` says why it ended: "passes" after two
+        consecutive passes, "counted" when a position is counted as it stands."""
         s = self.score(dead)
         self.phase = Phase.OVER
         self.winner = s.winner
-        return s, GameEnded("passes", s.winner)
+        return s, GameEnded(how, s.winner)
 
     def __repr__(self) -> str:
         return (

@@ -1,0 +1,118 @@
+"""The command lines of issue 2: ``kifu replay``, ``kifu score``, ``kifu demo``, and their
+JSON lines, which are promises to users' scripts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kifu.cli import main
+
+# A 5x5 game: White plays into Black's mouth at C3, Black captures it from D3, and White
+# may not retake at once. After move 9 the board is
+#     5 X . . . .
+#     4 . . X O .
+#     3 . X . X O      <- B D3 captured W C3
+#     2 . . X O .
+#     1 . . . . .
+KO_GAME = b"(;GM[1]FF[4]SZ[5]KM[0.5];B[bc];W[db];B[cb];W[dd];B[cd];W[ec];B[aa];W[cc];B[dc]"
+KO_RETAKE = b";W[cc]"  # the immediate retake: illegal under simple ko and superko alike
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(tmp_path: Path, data: bytes, name: str = "game.sgf") -> str:
+    p = tmp_path / name
+    p.write_bytes(data)
+    return str(p)
+
+
+def test_replay_json_lines_match_the_documented_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, KO_GAME + KO_RETAKE + b";B[];W[])")
+    code, out, _ = run(capsys, "replay", path, "--rules", "japanese", "--json")
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert lines[0] == {"event": "move", "number": 1, "color": "B", "vertex": "B3", "captures": []}
+    capture = lines[8]
+    assert capture["vertex"] == "D3" and capture["captures"] == ["C3"]
+    assert lines[9] == {"event": "illegal", "color": "W", "vertex": "C3", "reason": "ko"}
+    kinds = [d["event"] for d in lines]
+    assert kinds.count("pass") == 2 and kinds[-1] == "score"
+    score = lines[-1]
+    for key in ("rules", "black", "white", "winner", "margin"):
+        assert key in score
+    assert score["rules"] == "japanese"
+    assert score["winner"] in ("B", "W", "draw")
+    assert score["margin"] == abs(score["black"] - score["white"])
+
+
+def test_a_suicide_lists_the_removed_stones_as_suicided(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Black A5, then A4 beside it, with White on B5, B4 and A3: A4 takes the last
+    # liberty of both black stones. Under Tromp-Taylor they are cleared (rule 5).
+    sgf = b"(;GM[1]SZ[5];B[aa];W[ba];B[];W[bb];B[];W[ac];B[ab])"
+    code, out, _ = run(capsys, "replay", write(tmp_path, sgf), "--rules", "tromp-taylor", "--json")
+    assert code == 0
+    last = json.loads(out.splitlines()[-1])
+    assert last["event"] == "move" and last["vertex"] == "A4"
+    assert last["captures"] == [] and sorted(last["suicided"]) == ["A4", "A5"]
+
+
+def test_the_same_suicide_is_refused_where_the_rules_forbid_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sgf = b"(;GM[1]SZ[5];B[aa];W[ba];B[];W[bb];B[];W[ac];B[ab])"
+    code, out, _ = run(capsys, "replay", write(tmp_path, sgf), "--rules", "chinese", "--json")
+    assert json.loads(out.splitlines()[-1]) == {
+        "event": "illegal", "color": "B", "vertex": "A4", "reason": "suicide"}
+
+
+def test_replay_prints_events_for_a_person(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "replay", write(tmp_path, KO_GAME + KO_RETAKE + b")"), "--rules", "aga")
+    assert code == 0
+    assert "   9 B D3  captures 1 stone: C3" in out
+    assert "W C3  illegal: ko" in out
+
+
+def test_score_counts_with_dead_stones(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # 5x5: Black owns the left three columns, White the right two, a white stone
+    # dead at A1 inside Black's area.
+    sgf = (b"(;GM[1]SZ[5]KM[0.5];B[ca];W[da];B[cb];W[db];B[cc];W[dc];B[cd];W[dd];B[ce];W[de]"
+           b";B[];W[ae];B[];W[])")
+    path = write(tmp_path, sgf)
+    code, out, _ = run(capsys, "score", path, "--rules", "chinese", "--dead", "A1", "--json")
+    assert code == 0
+    s = json.loads(out)
+    # Black: 5 stones + 10 territory = 15; White: 5 stones + 5 territory + 0.5 komi.
+    assert (s["black"], s["white"], s["winner"], s["margin"]) == (15.0, 10.5, "B", 4.5)
+    code, out, _ = run(capsys, "score", path, "--rules", "chinese", "--json")
+    s = json.loads(out)
+    # Without the dead mark, A1's white stone stands and Black's corner region is neutral.
+    assert s["black"] == 5.0
+
+
+def test_a_malformed_record_is_one_line_naming_the_file_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, b"(;GM[1]SZ[19];B[dd];W[", "broken.sgf")
+    code, out, err = run(capsys, "replay", path)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and "broken.sgf" in err and "malformed SGF" in err
+
+
+def test_a_missing_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "score", str(tmp_path / "nope.sgf"))
+    assert code == 2 and "nope.sgf" in err
+
+
+def test_an_unknown_rule_set_lists_the_choices(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "replay", write(tmp_path, KO_GAME + b")"), "--rules", "klingon")
+    assert code == 1 and "klingon" in err and "tromp-taylor" in err
+
+
+def test_demo_replays_the_bundled_game(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "demo")
+    assert code == 0
+    assert " 180 W K4" in out and "score (chinese)" in out
