@@ -6,11 +6,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from rules import (
-    Color, Event, Game, GameEnded, IllegalMove, IllegalMoveError, MovePlayed, Passed, Point,
-    Resigned, Ruleset, Score, StonesRemoved,
+    Event, Game, GameEnded, IllegalMove, IllegalMoveError, MovePlayed, Passed, Point,
+    Move, Resigned, Ruleset, Score, StonesRemoved,
 )
 
-from .sgf import Record, RecordedMove, Setup
+from .sgf import Record, Setup
 
 
 def start(record: Record, rules: Ruleset, komi: float | None = None) -> Game:
@@ -31,12 +31,12 @@ def start(record: Record, rules: Ruleset, komi: float | None = None) -> Game:
         game.to_move = s.to_move
     elif game.handicap_stones >= 2 and record.nodes:
         first = record.nodes[0]
-        if isinstance(first, RecordedMove):
+        if isinstance(first, Move):
             game.to_move = first.color
     return game
 
 
-def replay(game: Game, nodes: Iterable[RecordedMove | Setup]) -> Iterator[Event]:
+def replay(game: Game, nodes: Iterable[Move | Setup]) -> Iterator[Event]:
     """Play the nodes through ``game``, yielding each event. The record's colours are
     followed even out of turn (records may do that); an illegal move is reported as an
     `IllegalMove` event and skipped, and replay goes on."""
@@ -45,10 +45,7 @@ def replay(game: Game, nodes: Iterable[RecordedMove | Setup]) -> Iterator[Event]
             game.setup(node.black, node.white, node.empty, node.to_move)
             continue
         try:
-            if node.point is None:
-                yield game.pass_(node.color, out_of_turn=True)
-            else:
-                yield game.play(node.point, node.color, out_of_turn=True)
+            yield game.push(node, out_of_turn=True)
         except IllegalMoveError as exc:
             yield IllegalMove(exc.color, exc.point, exc.reason)
 

@@ -15,7 +15,7 @@ from typing import Union
 
 from sgfmill import sgf  # type: ignore[import-untyped]
 
-from rules import Color, Game, Point
+from rules import Color, Game, Move, Point
 
 
 class SgfError(ValueError):
@@ -28,14 +28,6 @@ class SgfError(ValueError):
 
 
 @dataclasses.dataclass(frozen=True)
-class RecordedMove:
-    """A move in a record: a stone, or a pass when ``point`` is None."""
-
-    color: Color
-    point: Point | None
-
-
-@dataclasses.dataclass(frozen=True)
 class Setup:
     """Setup stones (``AB``/``AW``/``AE``), and the player to move (``PL``) if given."""
 
@@ -45,7 +37,7 @@ class Setup:
     to_move: Color | None = None
 
 
-Node = Union[RecordedMove, Setup]
+Node = Union[Move, Setup]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,20 +60,20 @@ class Record:
     properties: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @property
-    def moves(self) -> list[RecordedMove]:
+    def moves(self) -> list[Move]:
         """The moves alone."""
-        return [n for n in self.nodes if isinstance(n, RecordedMove)]
+        return [n for n in self.nodes if isinstance(n, Move)]
 
     @property
     def plain(self) -> bool:
         """True when no setup follows the root: a plain move sequence."""
-        return all(isinstance(n, RecordedMove) for n in self.nodes)
+        return all(isinstance(n, Move) for n in self.nodes)
 
     def ends_with_two_passes(self) -> bool:
         """Does the main line end with two consecutive passes?"""
         moves = self.nodes[-2:]
         return len(moves) == 2 and all(
-            isinstance(n, RecordedMove) and n.point is None for n in moves
+            isinstance(n, Move) and n.point is None for n in moves
         )
 
 
@@ -131,7 +123,7 @@ def parse(data: bytes, name: str = "<sgf>") -> Record:
             colour, move = node.get_move()
             if colour is not None:
                 point = None if move is None else Point(move[1], move[0])
-                nodes.append(RecordedMove(_color(colour), point))
+                nodes.append(Move(_color(colour), point))
     except ValueError as exc:
         raise SgfError(name, f"node {i}: {exc}") from None
     props = {}
@@ -143,7 +135,7 @@ def parse(data: bytes, name: str = "<sgf>") -> Record:
                 pass
     # Handicap stones written as Black's first moves belong in the setup.
     if handicap >= 2 and not setup.black and len(nodes) >= handicap and all(
-        isinstance(n, RecordedMove) and n.color is Color.BLACK and n.point is not None
+        isinstance(n, Move) and n.color is Color.BLACK and n.point is not None
         for n in nodes[:handicap]
     ):
         setup = Setup(black=tuple(n.point for n in nodes[:handicap]), to_move=Color.WHITE)  # type: ignore[union-attr,misc]

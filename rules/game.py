@@ -20,7 +20,7 @@ from .events import (
     GameEnded, MovePlayed, Passed, Reason, Resigned, Score, StonesRemoved, move_played,
 )
 from .handicap import fixed_handicap
-from .point import Color, Point
+from .point import Color, Move, Point
 from .position import Position
 from .ruleset import Handicap, KoRule, Ruleset, preset
 from .scoring import count
@@ -245,6 +245,13 @@ class Game:
         self._ko_stone = i if len(removed) == 1 else -1
         self.captures[c] += len(removed)
         return move_played(self.number, c, point, taken)
+
+    def push(self, move: Move, *, out_of_turn: bool = False) -> MovePlayed | Passed:
+        """Play or pass as ``move`` says (its colour must be the one to move unless
+        ``out_of_turn``)."""
+        if move.point is None:
+            return self.pass_(move.color, out_of_turn=out_of_turn)
+        return self.play(move.point, move.color, out_of_turn=out_of_turn)
 
     def pass_(self, color: Color | None = None, *, out_of_turn: bool = False) -> Passed:
         """Pass (for the colour to move unless ``color`` is given). A second consecutive

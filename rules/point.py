@@ -123,3 +123,39 @@ def check_size(width: int, height: int) -> None:
         raise ValueError(
             f"board {width}x{height} is not supported: sides must be {MIN_SIZE} to {MAX_SIZE}"
         )
+
+
+class Move(NamedTuple):
+    """A turn: a stone of ``color`` on ``point``, or a pass when ``point`` is None.
+
+        >>> Move.parse("B D4")
+        Move(color=Color.BLACK, point=Point(x=3, y=3))
+        >>> Move.parse("w pass").gtp()
+        'W pass'
+    """
+
+    color: Color
+    point: Point | None
+
+    @classmethod
+    def parse(cls, text: str, width: int = MAX_SIZE, height: int = MAX_SIZE) -> Move:
+        """Read ``"B D4"``, ``"white Q16"``, ``"W pass"`` (GTP's colour and vertex)."""
+        parts = text.split()
+        if len(parts) != 2:
+            raise CoordinateError(f"not a move (colour and vertex): {text!r}")
+        try:
+            color = Color.parse(parts[0])
+        except ValueError:
+            raise CoordinateError(f"not a move: {text!r} ({parts[0]!r} is no colour)") from None
+        return cls(color, parse_vertex(parts[1], width, height))
+
+    @property
+    def is_pass(self) -> bool:
+        return self.point is None
+
+    def gtp(self) -> str:
+        """``"B D4"`` or ``"W pass"``."""
+        return f"{self.color.letter} {'pass' if self.point is None else self.point.gtp()}"
+
+    def __str__(self) -> str:
+        return self.gtp()

@@ -15,8 +15,9 @@ def test_readme_example_runs() -> None:
 def test_package_doctests() -> None:
     import rules
     import rules.game
+    import rules.point
     import rules.position
 
-    for mod in (rules, rules.game, rules.position):
+    for mod in (rules, rules.game, rules.point, rules.position):
         result = doctest.testmod(mod)
         assert result.failed == 0, mod.__name__
