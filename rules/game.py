@@ -262,9 +262,6 @@ class Game:
         if c is not self.to_move and not out_of_turn:
             raise IllegalMoveError(Reason.WRONG_TURN, c, None, self.board.position(), self.number)
         self._actions.append(("pass", c, out_of_turn))
-        return self._after_pass(c)
-
-    def _after_pass(self, c: Color) -> Passed:
         if self.rules.ko is KoRule.SITUATIONAL and self.rules.pass_leaves_position:
             self._history[c].add(self.board.hash)  # type: ignore[union-attr]
         self.number += 1
