@@ -114,18 +114,20 @@ def parse(data: bytes, name: str = "<sgf>") -> Record:
     except ValueError:
         handicap = 0  # e.g. HA[7.5]: a komi written in the wrong property
     rules = root.get("RU") if root.has_property("RU") else None
-    try:
-        setup = _setup(root)
-        nodes: list[Node] = []
-        for i, node in enumerate(game.get_main_sequence()[1:], start=1):
+    nodes: list[Node] = []
+    for i, node in enumerate(game.get_main_sequence()):
+        try:
+            if i == 0:
+                setup = _setup(node)
+                continue
             if node.has_setup_stones() or node.has_property("PL"):
                 nodes.append(_setup(node))
             colour, move = node.get_move()
-            if colour is not None:
-                point = None if move is None else Point(move[1], move[0])
-                nodes.append(Move(_color(colour), point))
-    except ValueError as exc:
-        raise SgfError(name, f"node {i}: {exc}") from None
+        except ValueError as exc:
+            raise SgfError(name, f"node {i}: {_describe(node)}: {str(exc) or 'off the board or unreadable'}") from None
+        if colour is not None:
+            point = None if move is None else Point(move[1], move[0])
+            nodes.append(Move(_color(colour), point))
     props = {}
     for key in ("PB", "PW", "BR", "WR", "RE", "DT", "EV", "RO", "PC", "GN", "TM"):
         if root.has_property(key):
@@ -141,6 +143,16 @@ def parse(data: bytes, name: str = "<sgf>") -> Record:
         setup = Setup(black=tuple(n.point for n in nodes[:handicap]), to_move=Color.WHITE)  # type: ignore[union-attr,misc]
         nodes = nodes[handicap:]
     return Record(name, size, size, komi, handicap, rules, setup, tuple(nodes), props)
+
+
+def _describe(node: sgf.Tree_node) -> str:
+    """The node's move and setup properties as written, e.g. ``B[zz]``."""
+    parts = []
+    for key in ("B", "W", "AB", "AW", "AE", "PL"):
+        if node.has_property(key):
+            values = node.get_raw_list(key)
+            parts.append(key + "".join(f"[{v.decode('utf-8', 'replace')}]" for v in values))
+    return " ".join(parts) or "node"
 
 
 def _setup(node: sgf.Tree_node) -> Setup:

@@ -116,3 +116,21 @@ def test_demo_replays_the_bundled_game(capsys: pytest.CaptureFixture[str]) -> No
     code, out, _ = run(capsys, "demo")
     assert code == 0
     assert " 180 W K4" in out and "score (chinese)" in out
+
+
+@pytest.mark.parametrize(
+    "data, fault",
+    [
+        (b"(;GM[1]SZ[19];B[dd];W[zz])", "node 2: W[zz]: off the board"),
+        (b"(;GM[1]SZ[99])", "size out of range"),
+        (b"(;CA[klingon]SZ[9];B[aa])", "unknown encoding"),
+        (b"garbage", "no SGF data"),
+        (b"(;GM[1]SZ[9]KM[abc];B[aa])", "KM"),
+    ],
+)
+def test_each_malformed_record_names_its_fault(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: bytes, fault: str
+) -> None:
+    code, _, err = run(capsys, "score", write(tmp_path, data, "bad.sgf"))
+    assert code == 2
+    assert "bad.sgf" in err and fault in err
