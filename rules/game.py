@@ -386,6 +386,15 @@ class Game:
         """The stones on the board now."""
         return self.board.position()
 
+    def last_to_play(self) -> Color | None:
+        """The colour of the last move or pass, None before the first."""
+        for action in reversed(self._actions):
+            if action[0] == _MOVE:
+                return action[2]  # type: ignore[no-any-return]
+            if action[0] == "pass":
+                return action[1]  # type: ignore[no-any-return]
+        return None
+
     def mark_dead(self, points: Iterable[Point], dead: bool = True) -> StonesRemoved:
         """Mark the strings on ``points`` dead (or alive again), as the players agree after
         the two passes. Empty points are ignored. Returns the stones whose mark changed."""
@@ -408,8 +417,8 @@ class Game:
         geo = self.board.geo
         dead_idx = self.dead if dead is None else {geo.index(p) for p in dead}
         passes = [self.passes[1], self.passes[2]]
-        if self.rules.white_moves_last and passes[0] > passes[1]:
-            passes[1] = passes[0]  # White's closing pass (AGA rule 11)
+        if self.rules.white_moves_last and self.last_to_play() is Color.BLACK:
+            passes[1] += 1  # White's closing pass (AGA rule 11)
         return count(
             self.board.cells,
             geo,

@@ -76,6 +76,9 @@ class Ruleset:
     """When Black made the last pass, White adds a pass (and a pass stone) (AGA rule 11)."""
     pass_leaves_position: bool = False
     """Under situational superko, a pass also counts as leaving the position (concise)."""
+    untouched_counts_for_both: bool = False
+    """An empty region that reaches no stone counts for both players (the concise text:
+    "empty points that don't contact the opponent's color"); otherwise for nobody."""
     source: str = ""
     """Where the rules come from: the seed text and its paragraphs."""
 
@@ -118,10 +121,13 @@ CONCISE = Ruleset(
     handicap=Handicap.MOVES,
     handicap_bonus=-1,
     pass_leaves_position=True,
+    untouched_counts_for_both=True,
     source=(
         "concise-ruleset.txt: 'a grid pattern identical to one that this player has generated "
         "previously' with '\"has left previously\" means by either a move or a pass'; suicide "
-        "stones removed; area score; komi 7; handicap as n consecutive Black turns."
+        "stones removed; area score counting 'empty points that don't contact the opponent's "
+        "color' (so a region touching no stone counts for both); komi 7; handicap as n "
+        "consecutive Black turns."
     ),
 )
 

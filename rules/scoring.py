@@ -54,7 +54,8 @@ def count(
     ``cells`` are cell codes by index; ``dead`` the indices of stones agreed dead (taken
     off before counting); ``captures`` the stones Black and White captured in play;
     ``pass_stones`` the pass stones Black and White handed over. Empty points that reach
-    both colours, or none, count for nobody (seki and dame).
+    both colours count for nobody (seki and dame), and so do those that reach none unless
+    the rules count them for both.
     """
     board = list(cells)
     dead_by = [0, 0, 0]  # stones of each colour marked dead
@@ -71,6 +72,9 @@ def count(
     for region, reach in regions(board, geo):
         if reach == 1 or reach == 2:
             terr[reach].extend(region)
+        elif reach == 0 and rules.untouched_counts_for_both:
+            terr[1].extend(region)
+            terr[2].extend(region)
         else:
             neutral += len(region)
     area = rules.scoring is Scoring.AREA
