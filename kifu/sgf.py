@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Union
 
@@ -190,9 +191,13 @@ def serialise(
     setup: Setup = Setup(),
     properties: dict[str, str] | None = None,
     comments: Sequence[str | None] = (),
+    move_properties: Sequence[Mapping[str, str]] = (),
 ) -> bytes:
     """A game as SGF bytes: the root with size, komi, rules, handicap and setup stones,
-    then one node per move (with its comment, if any), and the result when known."""
+    then one node per move (with its comment, if any), and the result when known.
+
+    ``move_properties`` gives each move node extra properties, written as given (e.g. the
+    time a move was seen: ``{"KT": "12.50"}``); identifiers are upper-case letters."""
     if game.width != game.height:
         raise ValueError("SGF records of rectangular boards are not supported by sgfmill")
     out = sgf.Sgf_game(game.width)
@@ -214,8 +219,31 @@ def serialise(
         node.set_move(color.letter.lower(), None if point is None else (point.y, point.x))
         if k < len(comments) and comments[k]:
             node.set("C", comments[k])
+        if k < len(move_properties):
+            for ident, value in move_properties[k].items():
+                if not (ident.isalpha() and ident.isupper()):
+                    raise ValueError(f"not an SGF property identifier: {ident!r}")
+                escaped = value.replace("\\", "\\\\").replace("]", "\\]")
+                node.set_raw(ident, escaped.encode("utf-8"))
     data: bytes = out.serialise()
     return data
+
+
+def move_property(data: bytes, ident: str, name: str = "<sgf>") -> list[str | None]:
+    """The value of property ``ident`` on each move node of the main line (None where a
+    move has none): what `serialise` wrote with ``move_properties``. Raises `SgfError`."""
+    try:
+        game = sgf.Sgf_game.from_bytes(data)
+    except ValueError as exc:
+        raise SgfError(name, str(exc)) from None
+    out: list[str | None] = []
+    for node in game.get_main_sequence()[1:]:
+        if node.get_move()[0] is None:
+            continue
+        raw = node.get_raw(ident) if node.has_property(ident) else None
+        text = None if raw is None else raw.decode("utf-8", "replace")
+        out.append(None if text is None else re.sub(r"\\(.)", r"\1", text))
+    return out
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:

@@ -1,0 +1,182 @@
+"""``kifu record``: watch a game and write its record.
+
+    kifu record (--camera N | --video FILE | --frames DIR | --url URL) --out GAME.sgf
+                [--rules PRESET] [--size N] [--komi K] [--handicap H]
+                [--player-black NAME] [--player-white NAME] [--resume GAME.sgf]
+
+Events are printed as they happen; the SGF is rewritten after each one. Players say what
+the board cannot show at the keyboard: ``pass`` (or ``p``), ``pass B``, ``resign W``,
+``done`` (dead stones lifted off: count). A hidden ``--observations FILE`` reads a script
+of ASCII readings instead of a camera (see `kifu.session`), for tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib
+import queue
+import sys
+import threading
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from rules import PRESETS, Game, Observation, preset
+
+from .session import Command, Item, Session, hidden, load_script, parse_command, resume
+from .sgf import Setup, rules_for
+from .sgf import parse as parse_sgf
+from .sinks import SgfWriter, TerminalAnnouncer
+from .tracker import Tracker
+
+
+def register(sub: Any) -> None:
+    """Add ``record`` to the CLI's subcommands."""
+    p = sub.add_parser("record", help="watch a game on a real board and write its record")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--camera", type=int, metavar="N", help="camera device index")
+    src.add_argument("--video", type=Path, metavar="FILE", help="a video file")
+    src.add_argument("--frames", type=Path, metavar="DIR", help="a folder of images, in name order")
+    src.add_argument("--url", metavar="URL", help="an RTSP or HTTP stream")
+    src.add_argument("--observations", type=Path, help=argparse.SUPPRESS)
+    p.add_argument("--out", type=Path, metavar="GAME.sgf",
+                   help="the record to write (default: the --resume file)")
+    p.add_argument("--resume", type=Path, metavar="GAME.sgf",
+                   help="continue the game in this record")
+    p.add_argument("--rules", help=f"rule set: {', '.join(PRESETS)} (default: chinese, or the "
+                   "resumed record's)")
+    p.add_argument("--size", type=int, default=19, help="board size (default 19)")
+    p.add_argument("--komi", type=float, help="komi (default: the rules')")
+    p.add_argument("--handicap", type=int, default=0, metavar="H",
+                   help="handicap stones Black puts down before the first move")
+    p.add_argument("--player-black", metavar="NAME")
+    p.add_argument("--player-white", metavar="NAME")
+    p.add_argument("--stable", type=float, default=0.5, metavar="SECONDS",
+                   help="how long the board must stay still to be read (default 0.5)")
+    p.add_argument("--min-confidence", type=float, default=0.0, metavar="Q",
+                   help="read points seen with less confidence (0..1) as hidden (default 0)")
+    p.add_argument("--frame-interval", type=float, default=1.0, metavar="SECONDS",
+                   help="time between the images of --frames (default 1.0)")
+    p.add_argument("--json", action="store_true", help="one JSON object per event and line")
+    p.set_defaults(func=cmd_record)
+
+
+def _camera_readings(spec: int | str | Path, size: int, interval: float) -> Iterator[Observation]:
+    """Readings of a camera, stream, video or folder, through `vision`; the source is
+    opened at once (ValueError naming it if it cannot be). A frame in which no board is
+    found reads as all unknown (a hand or a head in the way)."""
+    # Loaded only when a camera source is used (the rest of kifu runs without OpenCV).
+    vision: Any = importlib.import_module("vision")
+    capture: Any = importlib.import_module("vision.capture")
+    try:
+        source = capture.open_source(spec, interval=interval)
+    except capture.CaptureError as exc:
+        raise ValueError(str(exc)) from None
+    return _read_frames(vision, source, size)
+
+
+def _read_frames(vision: Any, source: Any, size: int) -> Iterator[Observation]:
+    with source:
+        for frame in source:
+            try:
+                reading = vision.read_board(frame.image, size)
+            except vision.BoardNotFound:
+                yield hidden(size, size, frame.time, source.name)
+                continue
+            if reading.size != size:
+                yield hidden(size, size, frame.time, source.name)
+                continue
+            yield reading.observation(frame.time, source.name)
+
+
+def _progress(items: Iterable[Item], session: Session, stream: TextIO) -> Iterator[Item]:
+    """Pass the items on, keeping a progress line on a terminal."""
+    last = 0.0
+    for item in items:
+        yield item
+        if isinstance(item, Observation) and item.time - last >= 1.0:
+            last = item.time
+            stream.write(f"\r  {item.time:8.1f} s  {session.readings} readings  "
+                         f"move {session.game.number}  ")
+            stream.flush()
+    stream.write("\n")
+
+
+def _keyboard(commands: queue.Queue[Command], stream: TextIO, err: TextIO) -> None:
+    for line in stream:
+        if not line.strip():
+            continue
+        try:
+            commands.put(parse_command(line))
+        except ValueError as exc:
+            print(f"kifu: {exc}", file=err, flush=True)
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    out = args.out or args.resume
+    if out is None:
+        raise ValueError("record needs --out GAME.sgf (or --resume GAME.sgf)")
+    if args.resume is None and out.exists():
+        raise ValueError(f"{out} exists: continue it with --resume {out}, or choose another --out")
+    if args.stable < 0:
+        raise ValueError(f"--stable must not be negative: {args.stable}")
+
+    properties: dict[str, str] = {}
+    if args.resume is not None:
+        try:
+            data = args.resume.read_bytes()
+        except OSError as exc:
+            raise ValueError(f"{args.resume}: {exc.strerror or exc}") from None
+        rules = preset(args.rules or rules_for(parse_sgf(data, str(args.resume))))
+        done = resume(data, rules, str(args.resume), args.komi)
+        game = done.game
+        properties.update(done.record.properties)
+        setup, moves, times = done.record.setup, done.moves, done.times
+        captured = done.captured
+    else:
+        game = Game(preset(args.rules or "chinese"), args.size, komi=args.komi)
+        properties["DT"] = datetime.date.today().isoformat()
+        setup, moves, times, captured = Setup(), [], [], {}
+    if args.player_black:
+        properties["PB"] = args.player_black
+    if args.player_white:
+        properties["PW"] = args.player_white
+    size = game.width
+    items: Iterable[Item]
+    if args.observations is not None:
+        items = load_script(args.observations)
+    elif args.camera is not None:
+        items = _camera_readings(args.camera, size, args.frame_interval)
+    elif args.url is not None:
+        items = _camera_readings(args.url, size, args.frame_interval)
+    else:
+        path = args.video if args.video is not None else args.frames
+        items = _camera_readings(path, size, args.frame_interval)
+
+    # The source is open: from now on the record is on disk.
+    writer = SgfWriter(out, game, properties=properties, setup=setup, moves=moves, times=times)
+    tracker = Tracker(game, stable_for=args.stable, handicap=args.handicap,
+                      min_confidence=args.min_confidence, captured=captured)
+    session = Session(tracker, [writer, TerminalAnnouncer(as_json=args.json)])
+    if args.camera is None and args.url is None and sys.stderr.isatty():
+        items = _progress(items, session, sys.stderr)
+
+    commands: queue.Queue[Command] | None = None
+    if args.observations is None and sys.stdin.isatty():
+        commands = queue.Queue()
+        reader = threading.Thread(
+            target=_keyboard, args=(commands, sys.stdin, sys.stderr), daemon=True
+        )
+        reader.start()
+        print("say at the keyboard: pass | pass B | resign W | done", file=sys.stderr)
+    try:
+        session.run(items, commands)
+    except KeyboardInterrupt:
+        print("\nstopped; the record is safe", file=sys.stderr)
+    if not args.json:
+        print(f"{game.number} moves recorded in {out}", file=sys.stderr)
+    return 0
+
+
+__all__ = ["cmd_record", "register"]

@@ -1,0 +1,138 @@
+"""Sinks: where a session's outputs go. Each sink is called with every output (a rules
+event, a `SetupStones`, an `Announcement`) and the time it happened, in the same order.
+
+* `SgfWriter` keeps the game record and rewrites the SGF file atomically after every
+  output that changes it, so a crash or a power cut loses nothing. Each move node carries
+  the time it was seen, in seconds on the source's clock, as the custom property ``KT``
+  ("kifu time"): ``;B[pd]KT[12.40]``.
+* `TerminalAnnouncer` prints one line per output, as text or as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+
+from rules import Color, Game, MovePlayed, Passed, Point, Resigned, Score
+
+from . import replay as rp
+from .sgf import Setup, serialise, write_atomically
+from .tracker import Announcement, Output, SetupStones
+
+TIME_PROPERTY = "KT"
+"""The SGF property that holds the time a move was seen."""
+
+
+class Sink(Protocol):
+    """Anything that takes a session's outputs."""
+
+    def __call__(self, item: Output, time: float) -> None: ...
+
+
+class SgfWriter:
+    """The game record on disk, rewritten atomically after every change.
+
+    ``moves`` and ``times`` are the moves already played (a resumed game) and when;
+    ``properties`` the root's text properties (PB, PW, DT, ...); ``setup`` its setup
+    stones. The file is written at once, so an empty game exists on disk from the start.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        game: Game,
+        *,
+        properties: dict[str, str] | None = None,
+        setup: Setup = Setup(),
+        moves: Sequence[tuple[Color, Point | None]] = (),
+        times: Sequence[float | None] = (),
+    ) -> None:
+        self.path = Path(path)
+        self.game = game
+        self.properties = dict(properties or {})
+        self.setup = setup
+        self.moves: list[tuple[Color, Point | None]] = list(moves)
+        self.times: list[float | None] = list(times) + [None] * (len(moves) - len(times))
+        self.writes = 0
+        self.write()
+
+    def __call__(self, item: Output, time: float) -> None:
+        """Take an output; rewrite the file if it changed the record."""
+        if isinstance(item, Announcement):
+            return
+        if isinstance(item, MovePlayed):
+            self.moves.append((item.color, item.point))
+            self.times.append(time)
+        elif isinstance(item, Passed):
+            self.moves.append((item.color, None))
+            self.times.append(time)
+        elif isinstance(item, SetupStones):
+            self.setup = Setup(
+                black=self.setup.black + item.black, white=self.setup.white + item.white,
+                to_move=self.game.to_move,
+            )
+        elif isinstance(item, Resigned):
+            self.properties["RE"] = f"{item.color.opponent.letter}+R"
+        elif isinstance(item, Score):
+            self.properties["RE"] = item.result()
+        self.write()
+
+    def data(self) -> bytes:
+        """The record as SGF bytes."""
+        return serialise(
+            self.game, self.moves, setup=self.setup, properties=self.properties,
+            move_properties=[{} if t is None else {TIME_PROPERTY: f"{t:.2f}"} for t in self.times],
+        )
+
+    def write(self) -> None:
+        """Replace the file with the record as it stands."""
+        write_atomically(self.path, self.data())
+        self.writes += 1
+
+
+def _json(item: Output) -> dict[str, Any]:
+    if isinstance(item, Announcement):
+        d: dict[str, Any] = {
+            "event": "announcement", "kind": item.kind.value, "text": item.text,
+            "points": [p.gtp() for p in item.points],
+        }
+        if item.reason is not None:
+            d["reason"] = item.reason.value
+        return d
+    if isinstance(item, SetupStones):
+        return {"event": "setup", "black": [p.gtp() for p in item.black],
+                "white": [p.gtp() for p in item.white]}
+    return rp.to_json(item)
+
+
+def text(item: Output) -> str:
+    """One line for a person."""
+    if isinstance(item, Announcement):
+        return f"  !  {item.kind.value}: {item.text}"
+    if isinstance(item, SetupStones):
+        parts = [f"{len(item.black)} black"] if item.black else []
+        parts += [f"{len(item.white)} white"] if item.white else []
+        pts = " ".join(p.gtp() for p in item.black + item.white)
+        plural = "s" * (len(item.black + item.white) > 1)
+        return f"setup: {' and '.join(parts)} stone{plural}: {pts}"
+    return rp.to_text(item)
+
+
+class TerminalAnnouncer:
+    """Prints each output as it happens: a line of text, or a JSON object per line."""
+
+    def __init__(self, stream: TextIO | None = None, *, as_json: bool = False) -> None:
+        self.stream = stream
+        self.as_json = as_json
+
+    def __call__(self, item: Output, time: float) -> None:
+        out = self.stream or sys.stdout
+        if self.as_json:
+            d = _json(item)
+            d["time"] = round(time, 3)
+            print(json.dumps(d), file=out, flush=True)
+        else:
+            print(text(item), file=out, flush=True)

@@ -1,0 +1,542 @@
+"""The tracker: board readings in, refereed moves out.
+
+A `Tracker` is fed `rules.Observation`s from any source (camera, sensor board, a test
+script) and holds the `rules.Game` they are a picture of. It is pure logic: no clock, no
+I/O; time is the observations' own.
+
+What it does with a stream of readings:
+
+* **Occlusion.** A reading with an unknown point (a hand over the board) shows a board in
+  motion: it is never judged, and it restarts the stability clock.
+* **Stability.** A fully read state is *accepted* once it has been seen unchanged for
+  ``stable_for`` seconds. A stone nudged or misread for a frame or two, or a noisy frame,
+  never lasts that long and is never judged.
+* **The diff.** An accepted state is compared with the game. New stones are explained as
+  moves: one stone of the colour to play is a move; several new stones are several moves
+  when exactly one order of them is legal and leaves the board the state shows (otherwise
+  they are announced as ambiguous). Stones a move captures may stay on the board for a
+  while: they are *pending removal*, expected to disappear, never read as new moves.
+* **Trouble.** A stone removed that no move captured, a stone of the wrong colour, an
+  illegal move (ko, superko, suicide, an occupied point) is announced and nothing is
+  recorded; the tracker then waits until the board matches the game again (the player
+  takes the stone back, puts the stone back) and announces the resync.
+* **Handicap.** Black stones on the board before the first move become setup stones.
+* **The end.** Passes come from outside (`pass_`). After two passes, strings the players
+  lift off are marked dead (put back, alive again); `finish` counts the game.
+
+Everything the tracker says comes out of `feed`, `pass_`, `resign` and `finish` as a list
+of outputs: the rules' events (`MovePlayed`, `Passed`, `StonesRemoved`, `Resigned`,
+`GameEnded`, `Score`), `SetupStones` and `Announcement`s.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Union
+
+from rules import (
+    Color, Event, Game, IllegalMoveError, MovePlayed, Observation, Phase, Point, Reason,
+)
+from rules.observation import UNKNOWN
+
+
+class Kind(str, enum.Enum):
+    """What an announcement is about. The value is the word printed and sent as JSON."""
+
+    AMBIGUOUS = "ambiguous"
+    """Several new stones whose order the rules cannot decide."""
+    UNEXPECTED_REMOVAL = "unexpected-removal"
+    """Stones gone from the board that no move captured."""
+    WRONG_COLOUR = "wrong-colour"
+    """A new stone of the colour not to play, or a stone that changed colour."""
+    ILLEGAL = "illegal"
+    """A new stone the rules forbid there now (``reason`` says why)."""
+    WAITING_FOR_REMOVAL = "waiting-for-removal"
+    """A move captured stones that are still on the board."""
+    RESYNC = "resync"
+    """After trouble, the board matches the game again."""
+    UNEXPLAINED = "unexplained"
+    """A change that no short sequence of moves explains (too many new stones at once)."""
+    MOVED = "moved"
+    """A stone slid from its point to another (knocked or nudged)."""
+    REFUSED = "refused"
+    """A command that cannot be carried out now (counting before two passes)."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclasses.dataclass(frozen=True)
+class Announcement:
+    """Something the players should hear about; nothing was recorded because of it."""
+
+    kind: Kind
+    text: str
+    points: tuple[Point, ...] = ()
+    reason: Reason | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class SetupStones:
+    """Stones put on the board as setup (handicap stones), not as moves."""
+
+    black: tuple[Point, ...]
+    white: tuple[Point, ...] = ()
+
+
+Output = Union[Event, Announcement, SetupStones]
+
+
+def _vertices(points: Iterable[Point]) -> str:
+    return " ".join(p.gtp() for p in points)
+
+
+def _name(color: Color | int) -> str:
+    return "Black" if int(color) == 1 else "White"
+
+
+def _removal(pts: tuple[Point, ...]) -> Announcement:
+    return Announcement(
+        Kind.UNEXPECTED_REMOVAL,
+        f"{_vertices(pts)} taken off but not captured: put {'them' if len(pts) > 1 else 'it'} back",
+        pts,
+    )
+
+
+class Tracker:
+    """Follows a physical board and keeps ``game`` in step with it.
+
+    ``stable_for``: seconds a fully read state must stay unchanged before it is judged.
+    ``handicap``: the number of handicap stones expected before the first move (0: two or
+    more black stones alone on the board at the start are taken as handicap anyway).
+    ``max_moves``: the most new stones explained as moves from one accepted state.
+    ``min_confidence``: points read with a lower confidence (when a reading has them) count
+    as unknown, like a hand over them.
+    ``captured``: stones captured before the tracker started that may still lie on the
+    board (a resumed game), with their colour.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        stable_for: float = 0.5,
+        handicap: int = 0,
+        max_moves: int = 3,
+        min_confidence: float = 0.0,
+        captured: Mapping[Point, Color] | None = None,
+    ) -> None:
+        if stable_for < 0:
+            raise ValueError(f"stable_for must not be negative: {stable_for}")
+        if handicap < 0 or handicap == 1:
+            raise ValueError(f"handicap must be 0 or at least 2 stones: {handicap}")
+        if max_moves < 1:
+            raise ValueError(f"max_moves must be at least 1: {max_moves}")
+        self.game = game
+        self.stable_for = stable_for
+        self.handicap = handicap
+        self.max_moves = max_moves
+        self.min_confidence = min_confidence
+        self.pending: dict[int, int] = {
+            p.y * game.width + p.x: int(c) for p, c in (captured or {}).items()
+            if game.position[p] is None
+        }
+        """Points (cell indexes) of captured stones still on the board, and their colour."""
+        self.troubled = False
+        """True after an announced problem, until the board matches the game again."""
+        self.accepted: tuple[int, ...] | None = None
+        """The last accepted state's cells."""
+        self.state_time = 0.0
+        """When the last accepted state first appeared: the time of the moves it made."""
+        self.now = 0.0
+        """The time of the last reading."""
+        self._candidate: tuple[int, ...] | None = None
+        self._since = 0.0
+        self._fresh = game.number == 0 and not any(game.board.cells)
+
+    # -- readings --------------------------------------------------------------------------
+
+    def feed(self, obs: Observation) -> list[Output]:
+        """Take one reading; return what it made happen (usually nothing)."""
+        if (obs.width, obs.height) != (self.game.width, self.game.height):
+            raise ValueError(
+                f"observation of a {obs.width}x{obs.height} board from "
+                f"{obs.source or 'the source'} "
+                f"does not fit the game's {self.game.width}x{self.game.height} board"
+            )
+        self.now = obs.time
+        cells = obs.cells
+        if self.min_confidence > 0 and obs.confidence:
+            least = self.min_confidence
+            cells = tuple(UNKNOWN if q < least else c for c, q in zip(cells, obs.confidence))
+        if UNKNOWN in cells:
+            self._candidate = None
+            return []
+        if cells != self._candidate:
+            self._candidate = cells
+            self._since = obs.time
+        if cells == self.accepted or obs.time - self._since < self.stable_for:
+            return []
+        self.accepted = cells
+        self.state_time = self._since
+        return self._judge(cells)
+
+    def _judge(self, seen: tuple[int, ...]) -> list[Output]:
+        game = self.game
+        if game.phase is Phase.OVER:
+            return []
+        if self._fresh and game.number == 0:
+            out = self._handicap(seen)
+            if out is not None:
+                return out
+        if game.phase is Phase.COUNTING and not self._new_stones(seen):
+            return self._counting(seen)
+        added, removed, changed = self._diff(seen, game.board.cells, self.pending)
+        if not (added or removed or changed):
+            self._settle(seen, {})
+            if self.troubled:
+                self.troubled = False
+                return [Announcement(Kind.RESYNC, "the board matches the game again")]
+            return []
+        if (added or removed) and not changed and len(added) <= self.max_moves:
+            result = self._explain(seen, added)
+            if result is not None:
+                return result
+        return self._trouble(seen, added, removed, changed)
+
+    # -- the diff --------------------------------------------------------------------------
+
+    @staticmethod
+    def _diff(
+        seen: Sequence[int], cells: Sequence[int], pending: dict[int, int]
+    ) -> tuple[list[int], list[int], list[int]]:
+        """Points where the board differs from the game: new stones (not captured stones
+        still lying there), stones gone, stones of another colour."""
+        added: list[int] = []
+        removed: list[int] = []
+        changed: list[int] = []
+        for i, (s, g) in enumerate(zip(seen, cells)):
+            if s == g:
+                continue
+            if g == 0:
+                if pending.get(i) != s:
+                    added.append(i)
+            elif s == 0:
+                removed.append(i)
+            else:
+                changed.append(i)
+        return added, removed, changed
+
+    def _new_stones(self, seen: Sequence[int]) -> bool:
+        return bool(self._diff(seen, self.game.board.cells, self.pending)[0])
+
+    def _settle(self, seen: Sequence[int], captured: dict[int, int]) -> list[int]:
+        """Keep as pending the captured stones still seen; return the newly captured ones
+        that are still there."""
+        cells = self.game.board.cells
+        keep = {**self.pending, **captured}
+        self.pending = {i: c for i, c in keep.items() if cells[i] == 0 and seen[i] == c}
+        return [i for i in captured if i in self.pending]
+
+    def _point(self, i: int) -> Point:
+        return Point(i % self.game.width, i // self.game.width)
+
+    def _points(self, idx: Iterable[int]) -> tuple[Point, ...]:
+        return tuple(sorted(self._point(i) for i in idx))
+
+    # -- explaining new stones ---------------------------------------------------------------
+
+    def _try(
+        self, seen: Sequence[int], order: Sequence[int]
+    ) -> tuple[bool, list[MovePlayed], IllegalMoveError | None, list[int]]:
+        """Play ``order`` on the game. Returns (consistent, events, the error that stopped
+        it, the stones the state lacks that the game still has); leaves the moves played
+        only if consistent."""
+        game = self.game
+        events: list[MovePlayed] = []
+        error: IllegalMoveError | None = None
+        for i in order:
+            try:
+                events.append(game.play(self._point(i), Color(seen[i])))
+            except IllegalMoveError as exc:
+                error = exc
+                break
+        missing: list[int] = []
+        ok = False
+        if error is None:
+            captured = self._captured(events)
+            expected = {**self.pending, **captured}
+            added, missing, changed = self._diff(seen, game.board.cells, expected)
+            ok = not (added or missing or changed)
+        if not ok:
+            for _ in events:
+                game.undo()
+        return ok, events, error, missing
+
+    def _captured(self, events: Iterable[MovePlayed]) -> dict[int, int]:
+        w = self.game.width
+        out: dict[int, int] = {}
+        for e in events:
+            for p in e.captured:
+                out[p.y * w + p.x] = int(e.color.opponent)
+            for p in e.suicided:
+                out[p.y * w + p.x] = int(e.color)
+        return out
+
+    def _explain(self, seen: Sequence[int], added: list[int]) -> list[Output] | None:
+        """Record the new stones as moves when exactly one order of them is legal and
+        consistent with the board; announce ambiguity when several are. None when no order
+        works (the caller says why)."""
+        # A captured stone still lying on the board may have been taken off and replaced
+        # by a new stone of the same colour while the view was blocked (a ko retaken
+        # where the dead stone lay): try each such point as a move too, if the new stones
+        # alone explain nothing.
+        refills = [i for i, c in self.pending.items() if seen[i] == c]
+        levels = [[added]]
+        if len(added) < self.max_moves and refills:
+            levels.append([added + [i] for i in refills])
+        for level in levels:
+            good: list[tuple[int, ...]] = []
+            for stones in level:
+                if not stones:
+                    continue
+                if len(level) == 1 and len(stones) == 1:  # the common case: play it, keep it
+                    ok, events, _, _ = self._try(seen, stones)
+                    if ok:
+                        return self._commit(seen, events)
+                    continue
+                for order in itertools.permutations(stones):
+                    ok, events, _, _ = self._try(seen, order)
+                    if ok:
+                        good.append(order)
+                        for _ in events:
+                            self.game.undo()
+            if len(good) > 1:
+                self.troubled = True
+                pts = self._points(set(itertools.chain.from_iterable(good)))
+                return [Announcement(
+                    Kind.AMBIGUOUS,
+                    f"new stones at {_vertices(pts)} could have been played in "
+                    f"{len(good)} ways: take them off and play them again one by one",
+                    pts,
+                )]
+            if good:
+                ok, events, _, _ = self._try(seen, good[0])
+                assert ok, "a consistent order replayed inconsistently"
+                return self._commit(seen, events)
+        return None
+
+    def _commit(self, seen: Sequence[int], events: list[MovePlayed]) -> list[Output]:
+        out: list[Output] = list(events)
+        waiting = self._settle(seen, self._captured(events))
+        if waiting:
+            pts = self._points(waiting)
+            out.append(Announcement(
+                Kind.WAITING_FOR_REMOVAL,
+                f"captured: take {_vertices(pts)} off the board", pts,
+            ))
+        if self.troubled:
+            self.troubled = False
+        return out
+
+    # -- trouble ----------------------------------------------------------------------------
+
+    def _trouble(
+        self, seen: Sequence[int], added: list[int], removed: list[int], changed: list[int]
+    ) -> list[Output]:
+        """Say what is wrong with a state no moves explain. Nothing is recorded."""
+        self.troubled = True
+        game = self.game
+        to_move = game.to_move
+        if changed:
+            pts = self._points(changed)
+            i = changed[0]
+            if len(changed) == 1 and seen[i] == to_move:
+                return [Announcement(
+                    Kind.ILLEGAL,
+                    f"{to_move.letter} {pts[0].gtp()} is illegal (occupied): take it off and "
+                    f"put the {_name(game.board.cells[i]).lower()} stone back",
+                    pts, Reason.OCCUPIED,
+                )]
+            return [Announcement(
+                Kind.WRONG_COLOUR,
+                f"{_vertices(pts)}: the stone there has changed colour; put it back as it was",
+                pts,
+            )]
+        if not added:
+            pts = self._points(removed)
+            return [_removal(pts)]
+        if len(added) == 1 and len(removed) == 1 and seen[added[0]] == game.board.cells[removed[0]]:
+            src, dst = self._point(removed[0]), self._point(added[0])
+            return [Announcement(
+                Kind.MOVED, f"the stone on {src.gtp()} has moved to {dst.gtp()}: put it back",
+                (src, dst),
+            )]
+        if len(added) > self.max_moves:
+            pts = self._points(added)
+            return [Announcement(
+                Kind.UNEXPLAINED,
+                f"{len(added)} new stones at once ({_vertices(pts)}): take them off and play "
+                f"them one by one",
+                pts,
+            )]
+        colours = [seen[i] for i in added]
+        mine = colours.count(int(to_move))
+        if mine < len(colours) - mine:
+            pts = self._points(i for i in added if seen[i] != to_move)
+            return [Announcement(
+                Kind.WRONG_COLOUR,
+                f"{_vertices(pts)}: {_name(to_move)} is to play; take "
+                f"{'them' if len(pts) > 1 else 'it'} off",
+                pts,
+            )]
+        if mine > len(colours) - mine + 1:
+            pts = self._points(i for i in added if seen[i] == to_move)
+            return [Announcement(
+                Kind.WRONG_COLOUR,
+                f"{mine} {_name(to_move).lower()} stones at once ({_vertices(pts)}): only one "
+                f"can be {_name(to_move)}'s move; take the others off",
+                pts,
+            )]
+        # Find the order that gets furthest: an illegal move, or stones missing.
+        best: tuple[int, IllegalMoveError | None, list[int]] = (-1, None, [])
+        for order in itertools.permutations(added):
+            ok, events, error, missing = self._try(seen, order)
+            if ok:  # cannot happen: _explain found none
+                for _ in events:
+                    game.undo()
+            if error is not None and error.reason is Reason.WRONG_TURN:
+                continue
+            played = len(events)
+            if played > best[0]:
+                best = (played, error, missing)
+        _, error, missing = best
+        if error is not None:
+            pts = self._points([error.point.y * game.width + error.point.x]) if error.point else ()
+            return [Announcement(
+                Kind.ILLEGAL,
+                f"{error.color.letter} {error.point.gtp() if error.point else 'pass'} is illegal "
+                f"({error.reason.value}): take it back",
+                pts, error.reason,
+            )]
+        gone = missing or removed
+        pts = self._points(gone)
+        if not pts:
+            pts = self._points(added)
+            return [Announcement(
+                Kind.UNEXPLAINED, f"no order of moves explains the new stones at {_vertices(pts)}",
+                pts,
+            )]
+        return [_removal(pts)]
+
+    # -- handicap ---------------------------------------------------------------------------
+
+    def _handicap(self, seen: Sequence[int]) -> list[Output] | None:
+        """At the start: black stones alone become handicap stones. None: not a handicap
+        state, judge it as usual."""
+        blacks = [i for i, c in enumerate(seen) if c == 1]
+        whites = [i for i, c in enumerate(seen) if c == 2]
+        n = self.handicap
+        if n >= 2:
+            if not whites and len(blacks) < n:
+                return []  # still being placed
+            if whites or len(blacks) > n:
+                self.troubled = True
+                pts = self._points(blacks + whites)
+                return [Announcement(
+                    Kind.UNEXPLAINED,
+                    f"expected {n} black handicap stones, the board shows "
+                    f"{len(blacks)} black and {len(whites)} white",
+                    pts,
+                )]
+        elif whites or len(blacks) < 2:
+            return None
+        pts = self._points(blacks)
+        self.game.place_handicap(list(pts))
+        self._fresh = False
+        self.troubled = False
+        return [SetupStones(pts)]
+
+    # -- the end ----------------------------------------------------------------------------
+
+    def _strings(self) -> list[list[int]]:
+        """The strings (connected stones of one colour) of the game's board."""
+        cells = self.game.board.cells
+        w, h = self.game.width, self.game.height
+        seen: set[int] = set()
+        out: list[list[int]] = []
+        for start, c in enumerate(cells):
+            if not c or start in seen:
+                continue
+            stack, string = [start], []
+            seen.add(start)
+            while stack:
+                i = stack.pop()
+                string.append(i)
+                x, y = i % w, i // w
+                for nx, ny in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
+                    j = ny * w + nx
+                    if 0 <= nx < w and 0 <= ny < h and j not in seen and cells[j] == c:
+                        seen.add(j)
+                        stack.append(j)
+            out.append(string)
+        return out
+
+    def _counting(self, seen: Sequence[int]) -> list[Output]:
+        """After two passes: strings lifted off whole are dead, strings put back whole are
+        alive again; a string partly lifted waits."""
+        game = self.game
+        out: list[Output] = []
+        to_dead: list[Point] = []
+        to_alive: list[Point] = []
+        for string in self._strings():
+            lifted = [seen[i] == 0 for i in string]
+            marked = string[0] in game.dead
+            if all(lifted) and not marked:
+                to_dead.append(self._point(string[0]))
+            elif not any(lifted) and marked:
+                to_alive.append(self._point(string[0]))
+        if to_dead:
+            out.append(game.mark_dead(to_dead))
+        if to_alive:
+            out.append(game.mark_dead(to_alive, dead=False))
+        self.pending = {i: c for i, c in self.pending.items() if seen[i] == c}
+        return out
+
+    # -- from outside -----------------------------------------------------------------------
+
+    def pass_(self, color: Color | None = None) -> list[Output]:
+        """A player passes (said at the keyboard). A wrong-turn pass is announced and not
+        recorded. If the board was in trouble, the current state is judged again: a stone
+        of the colour that was not to play may be a move now."""
+        try:
+            out: list[Output] = [self.game.pass_(color)]
+        except IllegalMoveError as exc:
+            return [Announcement(
+                Kind.ILLEGAL, f"{exc.color.letter} pass is illegal ({exc.reason.value})",
+                (), exc.reason,
+            )]
+        self._fresh = False
+        if self.troubled and self.accepted is not None:
+            out += self._judge(self.accepted)
+        return out
+
+    def resign(self, color: Color) -> list[Output]:
+        """``color`` resigns: the game is over."""
+        return list(self.game.resign(color))
+
+    def finish(self) -> list[Output]:
+        """Count the game after two passes, with the stones marked dead: `GameEnded` and
+        the `Score`. Raises ValueError before two passes."""
+        if self.game.phase is not Phase.COUNTING:
+            raise ValueError(
+                f"the game can be counted only after two passes (it is in {self.game.phase.value})"
+            )
+        score, ended = self.game.finish()
+        return [ended, score]
+
+
+__all__ = ["Announcement", "Kind", "Output", "SetupStones", "Tracker"]
