@@ -14,6 +14,7 @@ nothing is lost when processing a recording. A frame that cannot be decoded is r
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -74,13 +75,22 @@ class FrameSource:
         self.close()
 
 
+def natural_key(name: str) -> list[object]:
+    """Sort key that orders numbers by value: ``move_2`` before ``move_10``."""
+    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name)]
+
+
 class FolderSource(FrameSource):
-    """The images of a folder, sorted by name, one frame each ``interval`` seconds."""
+    """The images of a folder in natural name order (``2`` before ``10``), one frame each
+    ``interval`` seconds."""
 
     def __init__(self, folder: Path, interval: float = 1.0) -> None:
         self.name = str(folder)
         self.interval = interval
-        self.files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        self.files = sorted(
+            (p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES),
+            key=lambda p: natural_key(p.name),
+        )
         if not self.files:
             raise CaptureError(f"{folder}: no images ({', '.join(sorted(IMAGE_SUFFIXES))})")
         self.errors = []

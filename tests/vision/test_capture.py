@@ -20,18 +20,18 @@ def _image(value: int, size: tuple[int, int] = (48, 64)) -> np.ndarray:
     return img
 
 
-def test_a_folder_is_read_in_name_order_and_a_corrupt_image_is_reported_and_skipped(tmp_path: Path) -> None:
-    for name, value in (("frame-002.png", 20), ("frame-001.png", 10), ("frame-010.png", 30)):
+def test_a_folder_is_read_in_natural_name_order_and_a_corrupt_image_is_reported_and_skipped(tmp_path: Path) -> None:
+    for name, value in (("frame-2.png", 20), ("frame-1.png", 10), ("frame-10.png", 30)):
         cv2.imwrite(str(tmp_path / name), _image(value))
-    (tmp_path / "frame-005.jpg").write_bytes(b"not a jpeg at all")
+    (tmp_path / "frame-5.jpg").write_bytes(b"not a jpeg at all")
     (tmp_path / "notes.txt").write_text("ignored")
     src = open_source(tmp_path, interval=0.5)
     assert isinstance(src, FolderSource)
     frames = list(src)
-    assert [f.name for f in frames] == ["frame-001.png", "frame-002.png", "frame-010.png"]
+    assert [f.name for f in frames] == ["frame-1.png", "frame-2.png", "frame-10.png"]
     assert [int(f.image[0, 0, 0]) for f in frames] == [10, 20, 30]
     assert [f.time for f in frames] == [0.0, 0.5, 1.5]  # the corrupt frame keeps its slot
-    assert len(src.errors) == 1 and "frame-005.jpg" in src.errors[0]
+    assert len(src.errors) == 1 and "frame-5.jpg" in src.errors[0]
 
 
 def test_an_empty_folder_or_a_missing_path_is_a_clear_error(tmp_path: Path) -> None:
