@@ -14,10 +14,10 @@ import dataclasses
 import fcntl
 import os
 import random
-import select
 import struct
 import sys
 import termios
+import threading
 import time
 import tty
 from collections.abc import Callable
@@ -345,6 +345,49 @@ def handle(board: SimulatedBoard, line: str) -> str:
     return f"error cannot do {line.strip()!r}"
 
 
+class RealTimeBoard:
+    """A `SimulatedBoard` whose time follows the wall clock, on its own thread; harness
+    commands (see `handle`) may come from any thread. Use as a context manager."""
+
+    def __init__(self, size: int = 19, spread: int = 0) -> None:
+        self.board = SimulatedBoard(size, size, spread=spread)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="simulated board", daemon=True)
+        self._thread.start()
+
+    @property
+    def port(self) -> str:
+        """The pty the host opens."""
+        return self.board.port
+
+    def _run(self) -> None:
+        start = time.monotonic()
+        while not self._stop.is_set():
+            with self._lock:
+                behind = int((time.monotonic() - start) * 1000) - self.board.now_ms()
+                if behind > 0:
+                    self.board.run(min(behind, 50))
+            time.sleep(0.001)
+
+    def command(self, line: str) -> str:
+        """Carry out one harness command; its answer."""
+        with self._lock:
+            return handle(self.board, line)
+
+    def close(self) -> None:
+        """Stop the clock and release the pty."""
+        self._stop.set()
+        self._thread.join(timeout=2.0)
+        self.board.close()
+
+    def __enter__(self) -> RealTimeBoard:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run a simulated board in real time; print its pty; take commands on stdin."""
     import argparse
@@ -354,22 +397,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=19)
     parser.add_argument("--spread", type=int, default=0, help="sensor offsets, mV")
     args = parser.parse_args(argv)
-    board = SimulatedBoard(args.size, args.size, spread=args.spread)
-    print(f"pty {board.port}", flush=True)
-    start = time.monotonic()
-    try:
-        while True:
-            ready, _, _ = select.select([sys.stdin], [], [], 0.001)
-            if ready:
-                line = sys.stdin.readline()
-                if not line or line.strip() == "quit":
-                    return 0
-                print(handle(board, line), flush=True)
-            behind = int((time.monotonic() - start) * 1000) - board.now_ms()
-            if behind > 0:
-                board.run(behind)
-    finally:
-        board.close()
+    with RealTimeBoard(args.size, spread=args.spread) as sim:
+        print(f"pty {sim.port}", flush=True)
+        for line in sys.stdin:
+            if line.strip() == "quit":
+                break
+            print(sim.command(line), flush=True)
+    return 0
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from rules import PRESETS, Game, Observation, preset
+from rules import PRESETS, Game, Observation, Point, preset
 
 from .session import Command, Item, Session, hidden, load_script, parse_command, resume
 from .sgf import Setup, rules_for
@@ -39,6 +39,10 @@ def register(sub: Any) -> None:
     src.add_argument("--video", type=Path, metavar="FILE", help="a video file")
     src.add_argument("--frames", type=Path, metavar="DIR", help="a folder of images, in name order")
     src.add_argument("--url", metavar="URL", help="an RTSP or HTTP stream")
+    src.add_argument("--serial", metavar="PORT|auto|sim",
+                     help="a sensor board: a serial port or pyserial URL, 'auto' to find it "
+                     "by its USB ids, or 'sim' for a simulated board driven from the "
+                     "keyboard (place D4 b, lift D4)")
     src.add_argument("--observations", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--out", type=Path, metavar="GAME.sgf",
                    help="the record to write (default: the --resume file)")
@@ -52,8 +56,9 @@ def register(sub: Any) -> None:
                    help="handicap stones Black puts down before the first move")
     p.add_argument("--player-black", metavar="NAME")
     p.add_argument("--player-white", metavar="NAME")
-    p.add_argument("--stable", type=float, default=0.5, metavar="SECONDS",
-                   help="how long the board must stay still to be read (default 0.5)")
+    p.add_argument("--stable", type=float, default=None, metavar="SECONDS",
+                   help="how long the board must stay still to be read (default 0.5 for "
+                   "cameras, 0 for a sensor board, which debounces itself)")
     p.add_argument("--min-confidence", type=float, default=0.0, metavar="Q",
                    help="read points seen with less confidence (0..1) as hidden (default 0)")
     p.add_argument("--frame-interval", type=float, default=1.0, metavar="SECONDS",
@@ -90,6 +95,52 @@ def _read_frames(vision: Any, source: Any, size: int) -> Iterator[Observation]:
             yield reading.observation(frame.time, source.name)
 
 
+def _serial_readings(spec: str) -> tuple[Iterator[Observation], Any]:
+    """Readings of a sensor board; and the simulated board for ``sim`` (else None). The
+    port is opened at once (ValueError naming it if it cannot be)."""
+    client: Any = importlib.import_module("firmware_bridge.client")
+    errors: Any = importlib.import_module("firmware_bridge.errors")
+    sim = None
+    if spec == "sim":
+        simulator: Any = importlib.import_module("firmware_bridge.simulator")
+        sim = simulator.RealTimeBoard()
+        spec = sim.port
+    board = client.board_for(spec)
+    try:
+        board.open()
+    except (errors.BoardNotFound, errors.ConnectionLost) as exc:
+        if sim is not None:
+            sim.close()
+        raise ValueError(f"serial {spec}: {exc}") from None
+
+    def readings() -> Iterator[Observation]:
+        try:
+            yield from board.observations()
+        finally:
+            board.close()
+            if sim is not None:
+                sim.close()
+
+    return readings(), sim
+
+
+def _sim_command(sim: Any, line: str) -> str | None:
+    """Carry out ``place D4 b`` / ``lift D4`` on the simulated board; None if the line is
+    not such a command. The answer otherwise (``ok`` or ``error ...``)."""
+    words = line.split()
+    if not words or words[0].lower() not in ("place", "lift"):
+        return None
+    try:
+        point = Point.from_gtp(words[1], height=sim.board.height, width=sim.board.width)
+    except (IndexError, ValueError):
+        return f"error: say 'place D4 b' or 'lift D4', not {line.strip()!r}"
+    if words[0].lower() == "place":
+        if len(words) != 3 or words[2].lower() not in ("b", "w"):
+            return "error: say 'place D4 b' or 'place D4 w'"
+        return str(sim.command(f"place {point.x} {point.y} {words[2].lower()}"))
+    return str(sim.command(f"lift {point.x} {point.y}"))
+
+
 def _progress(items: Iterable[Item], session: Session, stream: TextIO) -> Iterator[Item]:
     """Pass the items on, keeping a progress line on a terminal."""
     last = 0.0
@@ -103,10 +154,18 @@ def _progress(items: Iterable[Item], session: Session, stream: TextIO) -> Iterat
     stream.write("\n")
 
 
-def _keyboard(commands: queue.Queue[Command], stream: TextIO, err: TextIO) -> None:
+def _keyboard(
+    commands: queue.Queue[Command], stream: TextIO, err: TextIO, sim: Any = None
+) -> None:
     for line in stream:
         if not line.strip():
             continue
+        if sim is not None:
+            answer = _sim_command(sim, line)
+            if answer is not None:
+                if answer != "ok":
+                    print(f"kifu: {answer}", file=err, flush=True)
+                continue
         try:
             commands.put(parse_command(line))
         except ValueError as exc:
@@ -119,6 +178,8 @@ def cmd_record(args: argparse.Namespace) -> int:
         raise ValueError("record needs --out GAME.sgf (or --resume GAME.sgf)")
     if args.resume is None and out.exists():
         raise ValueError(f"{out} exists: continue it with --resume {out}, or choose another --out")
+    if args.stable is None:
+        args.stable = 0.0 if args.serial is not None else 0.5
     if args.stable < 0:
         raise ValueError(f"--stable must not be negative: {args.stable}")
 
@@ -144,7 +205,10 @@ def cmd_record(args: argparse.Namespace) -> int:
         properties["PW"] = args.player_white
     size = game.width
     items: Iterable[Item]
-    if args.observations is not None:
+    sim = None
+    if args.serial is not None:
+        items, sim = _serial_readings(args.serial)
+    elif args.observations is not None:
         items = load_script(args.observations)
     elif args.camera is not None:
         items = _camera_readings(args.camera, size, args.frame_interval)
@@ -159,17 +223,21 @@ def cmd_record(args: argparse.Namespace) -> int:
     tracker = Tracker(game, stable_for=args.stable, handicap=args.handicap,
                       min_confidence=args.min_confidence, captured=captured)
     session = Session(tracker, [writer, TerminalAnnouncer(as_json=args.json)])
-    if args.camera is None and args.url is None and sys.stderr.isatty():
+    live = args.camera is not None or args.url is not None or args.serial is not None
+    if not live and sys.stderr.isatty():
         items = _progress(items, session, sys.stderr)
 
     commands: queue.Queue[Command] | None = None
     if args.observations is None and sys.stdin.isatty():
         commands = queue.Queue()
         reader = threading.Thread(
-            target=_keyboard, args=(commands, sys.stdin, sys.stderr), daemon=True
+            target=_keyboard, args=(commands, sys.stdin, sys.stderr, sim), daemon=True
         )
         reader.start()
         print("say at the keyboard: pass | pass B | resign W | done", file=sys.stderr)
+        if sim is not None:
+            print(f"simulated board on {sim.port}: place D4 b | place Q16 w | lift D4",
+                  file=sys.stderr)
     try:
         session.run(items, commands)
     except KeyboardInterrupt:

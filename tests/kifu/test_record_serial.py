@@ -1,0 +1,54 @@
+"""``kifu record --serial``: a sensor board (here the pure-Python one, in real time) feeds
+the same tracker, referee and SGF as a camera."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from firmware_bridge.simulator import RealTimeBoard
+from kifu.cmd_record import _serial_readings, _sim_command
+from kifu.session import Session
+from kifu.sgf import load
+from kifu.sinks import SgfWriter
+from kifu.tracker import Tracker
+from rules import Game, Move, preset
+
+# 9x9: Black captures the white stone on E5 after White's D4 elsewhere.
+MOVES = ["B E4", "W E5", "B D5", "W D4", "B F5", "W C4", "B E6"]
+
+
+def test_a_game_on_the_sensor_board_is_recorded_move_for_move(tmp_path: Path) -> None:
+    out = tmp_path / "game.sgf"
+    with RealTimeBoard(9) as sim:
+        readings, _ = _serial_readings(sim.port)
+        game = Game(preset("japanese"), 9)
+        session = Session(Tracker(game, stable_for=0.0), [SgfWriter(out, game)])
+        first = next(readings)  # the dump after the handshake: an empty board
+        session.handle(first)
+        for text in MOVES:
+            move = Move.parse(text, 9, 9)
+            assert move.point is not None
+            assert _sim_command(sim, f"place {move.point.gtp()} {text[0].lower()}") == "ok"
+            if text == "B E6":  # the capture: White's E5 comes off a moment later
+                time.sleep(0.1)
+                assert _sim_command(sim, "lift E5") == "ok"
+            deadline = time.monotonic() + 5
+            while game.number < MOVES.index(text) + 1 and time.monotonic() < deadline:
+                session.handle(next(readings))
+        deadline = time.monotonic() + 3
+        while game.position.cells.count(2) != 2 and time.monotonic() < deadline:
+            session.handle(next(readings))
+        readings.close()  # type: ignore[attr-defined]
+    recorded = [m.gtp() for m in load(out).moves]
+    assert recorded == MOVES
+    assert game.captures[1] == 1
+
+
+def test_keyboard_lines_drive_the_simulated_board() -> None:
+    with RealTimeBoard(9) as sim:
+        assert _sim_command(sim, "place D4 b") == "ok"
+        assert _sim_command(sim, "lift D4") == "ok"
+        assert _sim_command(sim, "pass") is None  # a referee command, not the board's
+        assert "error" in str(_sim_command(sim, "place Z99 b"))
+        assert "error" in str(_sim_command(sim, "place D4 red"))
