@@ -77,6 +77,11 @@ class Phase(enum.Enum):
     """Resigned or scored: nothing more can be played."""
 
 
+_PLAY = Phase.PLAY
+_OVER = Phase.OVER
+_OPPONENT = (None, Color.WHITE, Color.BLACK)  # by colour code, on the hot path
+
+
 class Game:
     """A game under a rule set. `play` and `pass_` return the event or raise
     `IllegalMoveError` leaving the game unchanged; `undo` takes back the last action."""
@@ -168,7 +173,7 @@ class Game:
     def _judge(self, point: Point, color: Color, out_of_turn: bool):  # type: ignore[no-untyped-def]
         """Why a stone of ``color`` at ``point`` is illegal (a Reason), or what it does
         (the index of the point and `Board.analyse`'s answer)."""
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             return Reason.GAME_OVER
         if color is not self.to_move and not out_of_turn:
             return Reason.WRONG_TURN
@@ -218,33 +223,33 @@ class Game:
         if judged.__class__ is Reason:
             raise IllegalMoveError(judged, c, point, self.board.position(), self.number)
         i, a = judged
-        if self.phase is not Phase.PLAY:
-            self.phase = Phase.PLAY
+        if self.phase is not _PLAY:
+            self.phase = _PLAY
             self.dead.clear()
         board = self.board
         removed = board.apply(i, c, *a)
         self._actions.append((_MOVE, i, c, out_of_turn))
-        self.number += 1
+        n = self.number = self.number + 1
         self.consecutive_passes = 0
         if self._handicap_moves_left and c is Color.BLACK:
             self._handicap_moves_left -= 1
         else:
-            self.to_move = c.opponent
+            self.to_move = _OPPONENT[c]  # type: ignore[assignment]
         history = self._history[c]
         if history is not None:
             history.add(board.hash ^ self._side[c])
         if not removed:
             self._ko_stone = -1
-            return move_played(self.number, c, point)
+            return move_played(n, c, point)
         pts = board.geo.points
         taken = tuple([pts[j] for j in removed])
         if a[4]:  # suicide
             self._ko_stone = -1
-            self.captures[c.opponent] += len(removed)
-            return move_played(self.number, c, point, (), taken)
+            self.captures[3 - c] += len(removed)
+            return move_played(n, c, point, (), taken)
         self._ko_stone = i if len(removed) == 1 else -1
         self.captures[c] += len(removed)
-        return move_played(self.number, c, point, taken)
+        return move_played(n, c, point, taken)
 
     def push(self, move: Move, *, out_of_turn: bool = False) -> MovePlayed | Passed:
         """Play or pass as ``move`` says (its colour must be the one to move unless
