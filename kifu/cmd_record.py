@@ -22,13 +22,16 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from rules import PRESETS, Game, Observation, Point, preset
+from rules import PRESETS, Color, Game, Observation, Point, preset
 
+from .announce import Speaker, speech_command
+from .display.server import DisplayServer, parse_address
+from .display.state import BoardSink, LiveBoard
 from .session import Command, Item, Session, hidden, load_script, parse_command, resume
 from .sgf import Setup, rules_for
 from .sgf import parse as parse_sgf
-from .sinks import SgfWriter, TerminalAnnouncer
-from .tracker import Tracker
+from .sinks import SgfWriter, Sink, SpokenAnnouncer, TerminalAnnouncer
+from .tracker import Output, Tracker
 
 
 def register(sub: Any) -> None:
@@ -64,6 +67,10 @@ def register(sub: Any) -> None:
     p.add_argument("--frame-interval", type=float, default=1.0, metavar="SECONDS",
                    help="time between the images of --frames (default 1.0)")
     p.add_argument("--json", action="store_true", help="one JSON object per event and line")
+    p.add_argument("--serve", metavar="[HOST:]PORT",
+                   help="show the game live in a browser (and its JSON at /api/v1/boards)")
+    p.add_argument("--speak", action="store_true",
+                   help="speak the announcements (espeak-ng, where installed)")
     p.set_defaults(func=cmd_record)
 
 
@@ -139,6 +146,49 @@ def _sim_command(sim: Any, line: str) -> str | None:
             return "error: say 'place D4 b' or 'place D4 w'"
         return str(sim.command(f"place {point.x} {point.y} {words[2].lower()}"))
     return str(sim.command(f"lift {point.x} {point.y}"))
+
+
+def _speaker() -> Any:
+    """A `Speaker` on espeak-ng, or None (said on stderr) where it is not installed."""
+    command = speech_command()
+    if command is None:
+        print("kifu: --speak: neither espeak-ng nor espeak is installed; printing only",
+              file=sys.stderr)
+        return None
+    return Speaker(command)
+
+
+def _display(
+    address: str, game: Game, writer: SgfWriter, commands: queue.Queue[Command],
+    properties: dict[str, str], sinks: list[Sink], title: str,
+) -> DisplayServer:
+    """Start the live page for this recording: the board follows the session's outputs
+    (a sink added to ``sinks``), serves the SGF as written, and its pass and resign
+    buttons (behind a token) go to the session as commands, as the keyboard's do."""
+    host, port = parse_address(address)
+    names = (properties.get("PB", "Black"), properties.get("PW", "White"))
+
+    def on_command(name: str, color: Color | None) -> None:
+        commands.put(Command(name, color))
+
+    board = LiveBoard("board", game.width, game.height, title=title, on_command=on_command)
+    board.describe(title=title, players=names)
+    board.update(game)
+
+    follow = BoardSink(board, game)
+
+    def show(item: Output, time: float) -> None:
+        follow(item, time)
+        board.set_sgf(writer.written)
+
+    sinks.append(show)
+    board.set_sgf(writer.written)
+    try:
+        server = DisplayServer([board], host, port).start()
+    except OSError as exc:
+        raise ValueError(f"--serve {address}: {exc.strerror or exc}") from None
+    print(f"kifu: live board at {server.url} (controls: {server.control_url})", file=sys.stderr)
+    return server
 
 
 def _progress(items: Iterable[Item], session: Session, stream: TextIO) -> Iterator[Item]:
@@ -222,14 +272,20 @@ def cmd_record(args: argparse.Namespace) -> int:
     writer = SgfWriter(out, game, properties=properties, setup=setup, moves=moves, times=times)
     tracker = Tracker(game, stable_for=args.stable, handicap=args.handicap,
                       min_confidence=args.min_confidence, captured=captured)
-    session = Session(tracker, [writer, TerminalAnnouncer(as_json=args.json)])
+    sinks: list[Sink] = [writer, TerminalAnnouncer(as_json=args.json)]
+    speaker = _speaker() if args.speak else None
+    if speaker is not None:
+        sinks.append(SpokenAnnouncer(speaker))
+    commands: queue.Queue[Command] = queue.Queue()
+    server = None
+    if args.serve:
+        server = _display(args.serve, game, writer, commands, properties, sinks, out.stem)
+    session = Session(tracker, sinks)
     live = args.camera is not None or args.url is not None or args.serial is not None
     if not live and sys.stderr.isatty():
         items = _progress(items, session, sys.stderr)
 
-    commands: queue.Queue[Command] | None = None
     if args.observations is None and sys.stdin.isatty():
-        commands = queue.Queue()
         reader = threading.Thread(
             target=_keyboard, args=(commands, sys.stdin, sys.stderr, sim), daemon=True
         )
@@ -242,6 +298,11 @@ def cmd_record(args: argparse.Namespace) -> int:
         session.run(items, commands)
     except KeyboardInterrupt:
         print("\nstopped; the record is safe", file=sys.stderr)
+    finally:
+        if server is not None:
+            server.stop()
+        if speaker is not None:
+            speaker.close(timeout=2)
     if not args.json:
         print(f"{game.number} moves recorded in {out}", file=sys.stderr)
     return 0

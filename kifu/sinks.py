@@ -6,6 +6,7 @@ event, a `SetupStones`, an `Announcement`) and the time it happened, in the same
   the time it was seen, in seconds on the source's clock, as the custom property ``KT``
   ("kifu time"): ``;B[pd]KT[12.40]``.
 * `TerminalAnnouncer` prints one line per output, as text or as JSON.
+* `SpokenAnnouncer` speaks what players should hear (``--speak``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any, Protocol, TextIO
 from rules import Color, Game, MovePlayed, Passed, Point, Resigned, Score
 
 from . import replay as rp
+from .announce import Speaker, announce
 from .sgf import Setup, serialise, write_atomically
 from .tracker import Announcement, Output, SetupStones
 
@@ -88,8 +90,9 @@ class SgfWriter:
         )
 
     def write(self) -> None:
-        """Replace the file with the record as it stands."""
-        write_atomically(self.path, self.data())
+        """Replace the file with the record as it stands (kept in ``written``)."""
+        self.written = self.data()
+        write_atomically(self.path, self.written)
         self.writes += 1
 
 
@@ -136,3 +139,19 @@ class TerminalAnnouncer:
             print(json.dumps(d), file=out, flush=True)
         else:
             print(text(item), file=out, flush=True)
+
+
+class SpokenAnnouncer:
+    """Speaks each output a player should hear, in plain English: the rules' events as
+    `kifu.announce` words them, and the tracker's announcements as they are written."""
+
+    def __init__(self, speaker: Speaker) -> None:
+        self.speaker = speaker
+
+    def __call__(self, item: Output, time: float) -> None:
+        if isinstance(item, Announcement):
+            self.speaker.say(item.text)
+        elif not isinstance(item, SetupStones):
+            sentence = announce(item)
+            if sentence:
+                self.speaker.say(sentence)
