@@ -1,0 +1,185 @@
+"""How well `vision.read_board` reads real photos: a table per set of images.
+
+    .venv/bin/python benchmarks/vision_accuracy.py [MANIFEST ...] [--rotations] [--only TEXT]
+
+MANIFEST defaults to ../shared/vision-data/manifest.jsonl (one JSON object per image; see
+that folder's README). The size is decided by the reader, never given. Per set (the first two
+folders of the image path) and over all images:
+
+- images; boards found (no BoardNotFound); size right (where the manifest gives one);
+- intersections right, over images with stone ground truth, the best of four rotations; a
+  board not found or read at the wrong size counts all its points wrong. A single-stone row
+  (``single_stone``) is a board empty but for that stone, at the manifest's size or else
+  the size read (19 when nothing was read), compared under mirror images too: the Tengen
+  setup photos count rows from the top of the picture (C2_1.png shows its stone on the
+  second line from the top);
+- boards read perfectly; grid-corner error in cells where corners are labelled: the median
+  of each image's worst corner and the share of images whose four corners are all within a
+  quarter cell (boards not found count as outside); the median milliseconds per image.
+
+``--rotations`` runs every image turned by 0, 90, 180 and 270 degrees (labelled corners
+turned with it) and prints one table per turn: the reader should not care.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision import BoardNotFound, read_board  # noqa: E402
+from vision.evaluate import corner_error_cells, points_right, single_stone_rows  # noqa: E402
+
+DEFAULT = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
+TURNS = {0: None, 90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180,
+         270: cv2.ROTATE_90_COUNTERCLOCKWISE}
+
+
+@dataclass
+class Tally:
+    """Running figures for one set."""
+
+    images: int = 0
+    found: int = 0
+    sized: int = 0
+    size_right: int = 0
+    points: int = 0
+    points_right: int = 0
+    boards: int = 0
+    perfect: int = 0
+    corner_errors: list[float] = field(default_factory=list)
+    ms: list[float] = field(default_factory=list)
+
+    def row(self, name: str) -> str:
+        acc = f"{100 * self.points_right / self.points:8.3f}" if self.points else f"{'-':>8}"
+        perf = f"{self.perfect:>3}/{self.boards:<3}" if self.boards else f"{'-':>7}"
+        size = f"{self.size_right:>3}/{self.sized:<3}" if self.sized else f"{'-':>7}"
+        if self.corner_errors:
+            ce = np.array(self.corner_errors)
+            corner = f"{np.median(ce):6.3f} {100 * np.mean(ce <= 0.25):5.1f}%"
+        else:
+            corner = f"{'-':>6} {'-':>6}"
+        ms = f"{statistics.median(self.ms):7.0f}" if self.ms else f"{'-':>7}"
+        return (f"{name:<28} {self.images:>6} {self.found:>6} {size} {acc} {perf} "
+                f"{corner} {ms}")
+
+
+HEADER = (f"{'set':<28} {'images':>6} {'found':>6} {'size ok':>7} {'points%':>8} "
+          f"{'perfect':>7} {'corner':>6} {'<=.25':>6} {'ms':>7}")
+
+
+def turn_points(pts: list[list[float]], shape: tuple[int, ...], deg: int) -> np.ndarray:
+    """Labelled pixel positions after turning an image of ``shape`` clockwise by ``deg``."""
+    p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    h, w = shape[:2]
+    x, y = p[:, 0], p[:, 1]
+    turned: np.ndarray = {90: lambda: np.c_[h - 1 - y, x],
+                          180: lambda: np.c_[w - 1 - x, h - 1 - y],
+                          270: lambda: np.c_[y, w - 1 - x]}.get(deg, lambda: p)()
+    return turned
+
+
+def set_name(image: str) -> str:
+    """The set an image belongs to: the first two folders of its path."""
+    parts = image.split("/")
+    return "/".join(parts[:2]) if len(parts) > 2 else parts[0]
+
+
+def run(manifest: Path, deg: int, only: str | None, verbose: bool) -> dict[str, Tally]:
+    """Read every image of ``manifest`` turned by ``deg``; the tallies per set and 'all'."""
+    tallies: dict[str, Tally] = defaultdict(Tally)
+    base = manifest.parent
+    for line in manifest.read_text().splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        if only and only not in row["image"]:
+            continue
+        image = cv2.imread(str(base / row["image"]), cv2.IMREAD_COLOR)
+        if image is None:
+            print(f"cannot read {row['image']}", file=sys.stderr)
+            continue
+        shape = image.shape
+        turn = TURNS[deg]
+        if turn is not None:
+            image = cv2.rotate(image, turn)
+        t0 = time.perf_counter()
+        try:
+            reading = read_board(image)
+            rows, size = reading.rows(), reading.size
+        except BoardNotFound as exc:
+            reading, rows, size = None, None, None
+            why = exc.reason
+        ms = (time.perf_counter() - t0) * 1e3
+        truth = row.get("stones")
+        mirror = truth is None
+        if truth is None and row.get("single_stone"):
+            s = row.get("size") or size or 19
+            truth = single_stone_rows(s, row["single_stone"]["point"], row["single_stone"]["color"])
+        for name in (set_name(row["image"]), "all"):
+            t = tallies[name]
+            t.images += 1
+            t.found += reading is not None
+            t.ms.append(ms)
+            if row.get("size"):
+                t.sized += 1
+                t.size_right += size == row["size"]
+            if truth is not None:
+                right = points_right(rows, truth, mirror)
+                n = len(truth) * len(truth[0])
+                t.points += n
+                t.points_right += right
+                t.boards += 1
+                t.perfect += right == n
+            if row.get("grid_corners"):
+                if reading is None:
+                    t.corner_errors.append(float("inf"))
+                else:
+                    lab = turn_points(row["grid_corners"], shape, deg)
+                    t.corner_errors.append(corner_error_cells(
+                        reading.corners, lab, row.get("size") or reading.size))
+        if verbose:
+            status = f"{size} conf {reading.board_confidence:.2f}" if reading else f"NOT FOUND: {why}"
+            extra = ""
+            if truth is not None:
+                extra = f" points {points_right(rows, truth, mirror)}/{len(truth) * len(truth[0])}"
+            if row.get("grid_corners") and reading is not None:
+                extra += f" corner {tallies['all'].corner_errors[-1]:.2f}"
+            print(f"{row['image']}: {status}{extra} {ms:.0f} ms", flush=True)
+    return tallies
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("manifests", nargs="*", type=Path, default=[DEFAULT])
+    ap.add_argument("--rotations", action="store_true", help="also turn every image by 90, 180, 270")
+    ap.add_argument("--only", help="only images whose path contains this text")
+    ap.add_argument("-v", "--verbose", action="store_true", help="one line per image")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)  # the goal is stated per core
+    for manifest in args.manifests:
+        if not manifest.is_file():
+            print(f"no manifest at {manifest}", file=sys.stderr)
+            return 1
+        for deg in (0, 90, 180, 270) if args.rotations else (0,):
+            tallies = run(manifest, deg, args.only, args.verbose)
+            print(f"\n{manifest} turned {deg} degrees" if args.rotations else f"\n{manifest}")
+            print(HEADER)
+            for name in sorted(tallies, key=lambda k: (k == "all", k)):
+                print(tallies[name].row(name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""Every threshold of the pipeline in one place, so a change is a change to one value.
+
+Lengths given in *cells* are fractions of the spacing between two grid lines; lengths in
+pixels refer to the working image that `locate` downscales to.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+SIZES: tuple[int, ...] = (9, 13, 19)
+"""The board sizes vision decides between."""
+
+
+@dataclasses.dataclass(frozen=True)
+class LocateConfig:
+    """Thresholds of board and grid location (`vision.locate`)."""
+
+    work_side: int = 1024
+    """The longer side of the working image, in pixels (smaller images are not enlarged)."""
+    line_block: int = 15
+    """Neighbourhood (px, odd) of the adaptive threshold that marks dark grid lines."""
+    line_offset: float = 6.0
+    """How much darker than its neighbourhood (grey levels) a pixel must be to be line."""
+    min_holes: int = 12
+    """A component with fewer enclosed cells than this is not a grid."""
+    rectified_side: int = 600
+    """Side (px) of the square the first quadrilateral is rectified to for the 1D lattice fit."""
+    rectified_margin: int = 60
+    """Margin (px) around that square, where outer lines may lie if the quad was too small."""
+    refine_cell: int = 24
+    """Cell (px) of the rectified image used to refine the grid."""
+    refine_passes: int = 3
+    """Refinement passes (each re-measures every intersection and refits the homography)."""
+    refine_window: float = 0.35
+    """Half-width (cells) of the window in which an intersection is looked for."""
+    ransac_threshold: float = 0.12
+    """Reprojection error (cells) under which an intersection counts as an inlier."""
+    grow_cell: int = 16
+    """Cell (px) of the rectified view in which the lattice is grown to the whole grid."""
+    grow_ratio: float = 0.5
+    """A line beyond the lattice is taken if its evidence reaches this share of the inner
+    lines' (both the line itself and the crossing lines running into the gap)."""
+    edge_ratio: float = 0.25
+    """An outer line whose crossing lines reach it with less than this share of the inner
+    lines' evidence is an edge (of the board, of a table), not a grid line."""
+    retry_below: float = 0.4
+    """A grid fitted around the net of lines with less confidence is fitted again around
+    the net's cells, and the better kept."""
+    min_confidence: float = 0.15
+    """Below this lattice score the board counts as not found."""
+
+
+@dataclasses.dataclass(frozen=True)
+class StoneConfig:
+    """Thresholds of stone reading (`vision.stones`)."""
+
+    cell: int = 32
+    """Cell (px) of the rectified colour image stones are read from."""
+    stone_radius: float = 0.30
+    """Radius (cells) of the disc sampled at an intersection."""
+    stone_lift: float = 0.35
+    """Height (cells) above the board at which a stone's body is looked for. A stone's middle
+    is about 0.2 cell up; 0.35 read the real photos best (the focal length `lift_shift`
+    assumes is a guess, and this absorbs part of its error): 0.15, 0.25, 0.35 and 0.45
+    gave 99.28, 99.33, 99.40 and 99.32% of their intersections."""
+    wood_radius: float = 0.12
+    """Radius (cells) of the disc sampled at a cell centre, taken as bare wood."""
+    black_drop: float = 0.30
+    """A point this much darker than the wood around it (share of wood lightness) is black."""
+    white_rise: float = 0.08
+    """A point this much lighter than the wood (share of wood lightness) may be white."""
+    white_chroma_drop: float = 0.45
+    """A point whose chroma falls below this share of the wood's may be white."""
+
+
+LOCATE = LocateConfig()
+STONES = StoneConfig()

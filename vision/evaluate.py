@@ -1,0 +1,75 @@
+"""Scoring a reading against ground truth, as the benchmark and the accuracy tests do.
+
+A photo does not say which side is Black's, so a board is compared under the four rotations
+and the best is kept. Rows are top of the image first, ``.``/``X``/``O`` (``B``/``W`` read
+as ``X``/``O``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+_CODE = {".": 0, "+": 0, "X": 1, "B": 1, "O": 2, "W": 2}
+
+
+def to_array(rows: Sequence[str]) -> np.ndarray:
+    """Rows of text as a (rows, cols) int array of 0 empty, 1 black, 2 white."""
+    try:
+        return np.array([[_CODE[ch] for ch in row] for row in rows], dtype=np.int64)
+    except KeyError as exc:
+        raise ValueError(f"board rows may hold only . X O B W, found {exc.args[0]!r}") from None
+
+
+def points_right(read: Sequence[str] | None, truth: Sequence[str], mirror: bool = False) -> int:
+    """How many intersections of ``truth`` the reading ``read`` gets right under its best
+    rotation (and, with ``mirror``, mirror image too: for labels that count rows from the
+    other side); 0 when nothing was read or the sizes differ."""
+    t = to_array(truth)
+    if read is None:
+        return 0
+    r = to_array(read)
+    if r.shape != t.shape:
+        return 0
+    views = [r, r[::-1]] if mirror else [r]
+    return max(int(np.sum(np.rot90(v, k) == t)) for v in views for k in range(4))
+
+
+def single_stone_rows(size: int, point: str, color: str) -> list[str]:
+    """The rows of an otherwise empty ``size`` board with one stone at GTP ``point`` (A-T
+    without I, row 1 at the bottom, or ``center``) of ``color`` B or W."""
+    letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+    if point.lower() in ("center", "centre", "tengen"):
+        col, row = size // 2, size // 2 + 1
+    else:
+        try:
+            col, row = letters.index(point[0].upper()), int(point[1:])
+        except ValueError:
+            raise ValueError(f"{point!r} is not a point such as C2 or center") from None
+    if not (0 <= col < size and 1 <= row <= size):
+        raise ValueError(f"{point} is not on a {size}x{size} board")
+    grid = [["."] * size for _ in range(size)]
+    grid[size - row][col] = "X" if color.upper() == "B" else "O"
+    return ["".join(r) for r in grid]
+
+
+def corner_error_cells(found: np.ndarray, labelled: np.ndarray, size: int) -> float:
+    """The largest distance, in cells, between a labelled grid corner and the found corner
+    matched to it (the matching is the best of the four cyclic orders and their reverses).
+    A cell at a corner is the mean length of the two labelled sides there over ``size - 1``."""
+    f = np.asarray(found, dtype=np.float64).reshape(4, 2)
+    lab = np.asarray(labelled, dtype=np.float64).reshape(4, 2)
+    # Put the labels in cyclic order around their centre (the files list them in any order).
+    c = lab.mean(axis=0)
+    lab = lab[np.argsort(np.arctan2(lab[:, 1] - c[1], lab[:, 0] - c[0]))]
+    cell = np.array([
+        (np.linalg.norm(lab[k] - lab[k - 1]) + np.linalg.norm(lab[k] - lab[(k + 1) % 4])) / 2
+        for k in range(4)]) / (size - 1)
+    best = np.inf
+    for order in (f, f[::-1]):
+        for s in range(4):
+            g = np.roll(order, s, axis=0)
+            err = float(np.max(np.linalg.norm(g - lab, axis=1) / cell))
+            best = min(best, err)
+    return best

@@ -1,0 +1,79 @@
+"""Lattice geometry: a board's grid as a homography from lattice to image coordinates.
+
+Lattice coordinates ``(i, j)`` put intersection column ``i`` (0 at the left of the image's
+view of the board) and row ``j`` (0 at the top) at the point ``(i, j)``; a homography ``H``
+(3x3) takes them to image pixels ``(x, y)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Points ``pts`` (n, 2) mapped through the homography ``h`` (3, 3); returns (n, 2)."""
+    p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    q = np.c_[p, np.ones(len(p))] @ np.asarray(h, dtype=np.float64).T
+    out: np.ndarray = q[:, :2] / q[:, 2:3]
+    return out
+
+
+def lattice(size: int) -> np.ndarray:
+    """The ``size * size`` lattice points (i, j) as an array (size*size, 2), row by row from
+    the top (index ``j * size + i``)."""
+    j, i = np.mgrid[0:size, 0:size]
+    out: np.ndarray = np.c_[i.ravel(), j.ravel()].astype(np.float64)
+    return out
+
+
+def corner_lattice(size: int) -> np.ndarray:
+    """The four outermost intersections in lattice coordinates: top-left, top-right,
+    bottom-right, bottom-left; shape (4, 2)."""
+    n = size - 1
+    return np.array([[0, 0], [n, 0], [n, n], [0, n]], dtype=np.float64)
+
+
+def corners(h: np.ndarray, size: int) -> np.ndarray:
+    """The four outermost intersections in image pixels, in `corner_lattice` order; (4, 2)."""
+    return apply(h, corner_lattice(size))
+
+
+def scaled(h: np.ndarray, factor: float) -> np.ndarray:
+    """The homography ``h`` for an image scaled by ``factor`` (pixels multiplied by it)."""
+    s = np.diag([factor, factor, 1.0])
+    out: np.ndarray = s @ h
+    return out
+
+
+def upright(h: np.ndarray, size: int) -> np.ndarray:
+    """``h`` relabelled by one of the 8 symmetries of the square lattice so that lattice row
+    0 is the side nearest the top of the image and columns run left to right as seen.
+
+    A photographed board is never mirrored, so the labelling kept is the one whose corners run
+    clockwise on screen (image y points down) with the top-left corner nearest the image's
+    top-left among the four rotations."""
+    n = size - 1
+    best: tuple[float, np.ndarray] | None = None
+    # The symmetries as lattice -> lattice maps (i, j) -> (a*i + b*j + c, d*i + e*j + f).
+    for a, b, d, e in ((1, 0, 0, 1), (0, 1, 1, 0), (-1, 0, 0, 1), (1, 0, 0, -1),
+                       (0, -1, 1, 0), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, -1, 0)):
+        c = n if (a < 0 or b < 0) else 0
+        f = n if (d < 0 or e < 0) else 0
+        s = np.array([[a, b, c], [d, e, f], [0, 0, 1]], dtype=np.float64)
+        g = h @ s
+        cs = apply(g, corner_lattice(size))
+        # Clockwise on screen: the signed area (shoelace) is positive with y down.
+        x, y = cs[:, 0], cs[:, 1]
+        area = 0.5 * float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+        if area <= 0:
+            continue
+        centre = cs.mean(axis=0)
+        # Top edge (corner 0 -> 1) should point right and sit above the centre.
+        top_mid = (cs[0] + cs[1]) / 2
+        angle = np.arctan2(top_mid[1] - centre[1], top_mid[0] - centre[0])
+        cost = abs(angle + np.pi / 2)
+        if best is None or cost < best[0]:
+            best = (cost, g)
+    assert best is not None
+    out: np.ndarray = best[1] / best[1][2, 2]
+    return out

@@ -1,0 +1,467 @@
+"""Find the board's grid in a photo: which lattice (9, 13 or 19) and the homography from
+lattice coordinates to image pixels, with no corners given by hand.
+
+Steps, each a function of its own:
+
+1. `line_mask`: pixels darker than their neighbourhood (the printed grid lines).
+2. `grid_component`: the connected piece of that mask that encloses the most cells alike
+   in area: a grid is one connected net of lines around many similar holes.
+3. `outer_quad`: a quadrilateral around that component (the outer grid lines, roughly).
+4. `fit_lattice`: the quad rectified to a square, the line mask projected on both axes, and
+   the lattice (size, spacing, offset) whose lines fall on the peaks and whose mid-lines
+   fall between them.
+5. `refine`: every intersection re-measured in a rectified view and the homography refitted
+   to them with RANSAC, a few passes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+
+from . import grid
+from .config import LOCATE, SIZES, LocateConfig
+from .errors import BoardNotFound
+
+
+@dataclasses.dataclass(frozen=True)
+class GridFit:
+    """A located grid: ``homography`` (3, 3) from lattice (i, j) to image pixels, the board
+    ``size``, and a ``confidence`` in [0, 1] from how well lines and mid-lines separate
+    (see `lattice_score`)."""
+
+    homography: np.ndarray
+    size: int
+    confidence: float
+
+    @property
+    def corners(self) -> np.ndarray:
+        """The outermost intersections in image pixels: TL, TR, BR, BL as seen; (4, 2)."""
+        return grid.corners(self.homography, self.size)
+
+
+def to_gray(image: np.ndarray) -> np.ndarray:
+    """A uint8 grey image from a BGR, BGRA or grey ``image``; raises ValueError on others."""
+    if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
+        raise ValueError(f"expected an image array (H, W[, 3]), got {type(image).__name__}"
+                         f" {getattr(image, 'shape', '')}")
+    if image.dtype != np.uint8:
+        raise ValueError(f"expected an 8-bit image, got dtype {image.dtype}")
+    if image.ndim == 2:
+        return image
+    if image.shape[2] == 3:
+        return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
+    raise ValueError(f"expected 1, 3 or 4 channels, got {image.shape[2]}")
+
+
+def working_image(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, float]:
+    """``gray`` downscaled so its longer side is at most ``cfg.work_side``; returns it and the
+    factor from working to original pixels."""
+    h, w = gray.shape
+    s = min(1.0, cfg.work_side / max(h, w))
+    if s >= 1.0:
+        return gray, 1.0
+    small = cv2.resize(gray, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+    return small, 1.0 / s
+
+
+def line_mask(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> np.ndarray:
+    """A uint8 mask (255 = line) of pixels darker than their ``cfg.line_block`` neighbourhood
+    by ``cfg.line_offset`` grey levels: thin dark lines, and the rims of dark blobs."""
+    return cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                                 cfg.line_block, cfg.line_offset)
+
+
+def straight_parts(mask: np.ndarray, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """The horizontal and the vertical runs of ``mask`` at least ``length`` px long (a
+    morphological opening each): in a rectified view, the grid lines without stone rims,
+    text or specks. Returns (horizontal, vertical), float arrays in [0, 1]."""
+    k = max(3, int(length))
+    horiz = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, k), np.uint8))
+    vert = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, 1), np.uint8))
+    return horiz.astype(np.float64) / 255.0, vert.astype(np.float64) / 255.0
+
+
+def _hole_score(component: np.ndarray) -> int:
+    """How many holes of the component mask are alike in area (within a factor 2.5 of the
+    median hole of at least 9 px): a grid's cells."""
+    contours, hierarchy = cv2.findContours(component, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return 0
+    areas = np.array([cv2.contourArea(c) for c, hi in zip(contours, hierarchy[0]) if hi[3] >= 0])
+    areas = areas[areas >= 9]
+    if len(areas) == 0:
+        return 0
+    med = float(np.median(areas))
+    return int(np.sum((areas > med / 2.5) & (areas < med * 2.5)))
+
+
+def cell_mask(component: np.ndarray) -> np.ndarray | None:
+    """The component's holes that look like grid cells, filled: convex-ish quadrilaterals
+    (area at least 0.7 of their rotated bounding box) within a factor 2.5 of the area that
+    holds most of the cells' total area. None if there are fewer than four."""
+    contours, hierarchy = cv2.findContours(component, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return None
+    holes, areas = [], []
+    for c, hi in zip(contours, hierarchy[0]):
+        area = cv2.contourArea(c)
+        if hi[3] < 0 or area < 9:
+            continue
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        if area >= 0.7 * rw * rh:
+            holes.append(c)
+            areas.append(area)
+    if len(holes) < 4:
+        return None
+    la = np.log(np.array(areas))
+    hist, edges = np.histogram(la, bins=24, weights=np.exp(la))
+    k = int(np.argmax(hist))
+    mode = 0.5 * (edges[k] + edges[k + 1])
+    cells = [c for c, a in zip(holes, la) if abs(a - mode) < np.log(2.5)]
+    out = np.zeros_like(component)
+    cv2.drawContours(out, cells, -1, 255, thickness=-1)
+    return out
+
+
+def grid_component(mask: np.ndarray, cfg: LocateConfig = LOCATE) -> np.ndarray:
+    """The mask of the connected component most like a grid (most alike holes); raises
+    BoardNotFound when no component encloses ``cfg.min_holes`` such holes."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        raise BoardNotFound("no dark lines in the image")
+    h, w = mask.shape
+    order = np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:12] + 1
+    best, best_score = -1, 0
+    for k in order:
+        x, y, bw, bh, area = stats[k]
+        if bw < 0.08 * w and bh < 0.08 * h:
+            continue
+        holes = _hole_score((labels[y:y + bh, x:x + bw] == k).astype(np.uint8))
+        if holes > best_score:
+            best, best_score = k, holes
+    if best < 0 or best_score < cfg.min_holes:
+        raise BoardNotFound(f"no net of lines enclosing at least {cfg.min_holes} alike cells "
+                            f"(best had {best_score})")
+    out: np.ndarray = (labels == best).astype(np.uint8) * 255
+    return out
+
+
+def outer_quad(component: np.ndarray) -> np.ndarray:
+    """Four corners (4, 2) float32 around the mask ``component``: its convex hull simplified to a
+    quadrilateral (or, failing that, the hull's extreme points along the two diagonals)."""
+    pts = cv2.findNonZero(component)
+    hull = cv2.convexHull(pts)
+    peri = cv2.arcLength(hull, True)
+    for eps in np.linspace(0.01, 0.15, 29):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+        if len(approx) < 4:
+            break
+    h = hull.reshape(-1, 2).astype(np.float64)
+    s, d = h[:, 0] + h[:, 1], h[:, 0] - h[:, 1]
+    return np.array([h[np.argmin(s)], h[np.argmax(d)], h[np.argmax(s)], h[np.argmin(d)]],
+                    dtype=np.float32)
+
+
+def _comb_fit(profile: np.ndarray, lo: float, hi: float, size: int,
+              reach: tuple[float, float] = (0.6, 0.15)) -> tuple[float, float, float]:
+    """The lattice of ``size`` lines (offset a, spacing d) on ``profile`` that best puts its
+    lines on peaks and the points a half, a third or a quarter of the way between them in
+    troughs. ``lo`` and ``hi`` are where the outer lines
+    roughly are: the outer lattice lines must lie within ``reach`` = (inside, outside) cells
+    of them. Around the net of lines (which stones on the edge widen by up to half a cell)
+    that is (0.6, 0.15); around the cells found (stones on the edge hide the outermost
+    ones), (0.15, 1.15). Returns (score, a, d); score is (lines - highest in-between) / spread of profile."""
+    span = hi - lo
+    n = size - 1
+    xs = np.arange(len(profile), dtype=np.float64)
+    spread = float(np.std(profile)) + 1e-9
+    inside, outside = reach
+    # Every (offset, spacing) pair allowed, scored at once.
+    pairs = []
+    for d in np.arange(span / (n + 2 * inside), span / max(n - 2 * outside, 1.0), 0.25):
+        a = np.arange(lo - outside * d, lo + inside * d, 0.5)
+        last = a + n * d
+        a = a[(last >= hi - inside * d) & (last <= hi + outside * d)]
+        a = a[(a >= 0) & (a + n * d <= len(profile) - 1)]
+        pairs.append(np.c_[a, np.full(len(a), d)])
+    if not pairs or sum(len(p) for p in pairs) == 0:
+        return (-np.inf, 0.0, 0.0)
+    ad = np.concatenate(pairs)
+    a, d = ad[:, :1], ad[:, 1:]
+    lines = a + d * np.arange(size)[None, :]
+    on = np.interp(lines, xs, profile).mean(axis=1)
+    # A lattice two, three or four times too coarse has lines at one of these fractions of
+    # its cells; the true one has troughs there.
+    off = np.max([np.interp(lines[:, :-1] + f * d, xs, profile).mean(axis=1)
+                  for f in (0.5, 1 / 3, 2 / 3, 0.25, 0.75)], axis=0)
+    score = (on - off) / spread
+    i = int(np.argmax(score))
+    return (float(score[i]), float(ad[i, 0]), float(ad[i, 1]))
+
+
+def fit_lattice(gray: np.ndarray, quad: np.ndarray, size: int | None,
+                cfg: LocateConfig = LOCATE, reach: tuple[float, float] = (0.6, 0.15)) -> GridFit:
+    """The lattice inside ``quad`` (4, 2) of the working image ``gray``: rectify the quad to
+    a square, project the line mask on both axes and fit a comb per candidate size."""
+    side, m = cfg.rectified_side, cfg.rectified_margin
+    dst = np.array([[m, m], [m + side, m], [m + side, m + side], [m, m + side]], np.float32)
+    warp = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    rect = cv2.warpPerspective(gray, warp, (side + 2 * m, side + 2 * m), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    horiz, vert = straight_parts(line_mask(rect, cfg), side // 50)
+
+    def profiles(part: np.ndarray, axis: int) -> list[np.ndarray]:
+        # The whole view and three strips across it: a quad slightly off tilts the lines,
+        # which smears a fine lattice's peaks in the whole view's projection, not a strip's.
+        strips = [(0, side + 2 * m)] + [(m + k * side // 3, m + (k + 1) * side // 3)
+                                         for k in range(3)]
+        out = []
+        for lo, hi in strips:
+            sub = part[lo:hi, :] if axis == 0 else part[:, lo:hi]
+            out.append(cv2.GaussianBlur(sub.mean(axis=axis)[None, :], (0, 0), 1.5).ravel())
+        return out
+
+    pxs, pys = profiles(vert, 0), profiles(horiz, 1)
+    candidates = (size,) if size else SIZES
+    best: tuple[float, int, tuple[float, float], tuple[float, float]] | None = None
+    for n in candidates:
+        sx, ax, dx = _comb_fit(pxs[0], m, m + side, n, reach)
+        sy, ay, dy = _comb_fit(pys[0], m, m + side, n, reach)
+        strip = min(float(np.mean([_comb_fit(p, m, m + side, n, reach)[0] for p in pxs[1:]])),
+                    float(np.mean([_comb_fit(p, m, m + side, n, reach)[0] for p in pys[1:]])))
+        score = max(min(sx, sy), strip)
+        if best is None or score > best[0]:
+            best = (score, n, (ax, dx), (ay, dy))
+    assert best is not None
+    score, n, (ax, dx), (ay, dy) = best
+    # Lattice -> rectified: (i, j) -> (ax + i dx, ay + j dy); rectified -> image: warp^-1.
+    to_rect = np.array([[dx, 0, ax], [0, dy, ay], [0, 0, 1]], dtype=np.float64)
+    h = np.linalg.inv(warp) @ to_rect
+    return GridFit(h / h[2, 2], n, float(np.clip(score / 4.0, 0.0, 1.0)))
+
+
+def _peaks(profiles: np.ndarray) -> np.ndarray:
+    """Sub-pixel position of each row's maximum in ``profiles`` (k, w); NaN where it is on
+    the border or under 0.25 (no line there)."""
+    k, w = profiles.shape
+    i = np.argmax(profiles, axis=1)
+    rows = np.arange(k)
+    ok = (i > 0) & (i < w - 1) & (profiles[rows, i] >= 0.25)
+    ic = np.clip(i, 1, w - 2)
+    a, b, c = profiles[rows, ic - 1], profiles[rows, ic], profiles[rows, ic + 1]
+    den = a - 2 * b + c
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = np.where(den != 0, 0.5 * (a - c) / den, 0.0)
+    return np.where(ok, i + frac, np.nan)
+
+
+def refine(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> GridFit:
+    """``fit`` with every intersection re-measured in a view rectified by the current
+    homography and the homography refitted (RANSAC) to those found, ``cfg.refine_passes``
+    times. Intersections hidden by stones fail the peak test or fall out as outliers."""
+    n, c = fit.size, cfg.refine_cell
+    h = fit.homography
+    half = int(round(cfg.refine_window * c))
+    lat = grid.lattice(n)
+    # Windows around every intersection of the rectified view (pixel = c * (lattice + 1)),
+    # all inside it since the view has a cell of margin and half < c.
+    offsets = np.arange(-half, half + 1)
+    us = (c * (lat[:, 0] + 1)).astype(int)
+    vs = (c * (lat[:, 1] + 1)).astype(int)
+    yy = vs[:, None, None] + offsets[None, :, None]
+    xx = us[:, None, None] + offsets[None, None, :]
+    side = (n + 1) * c
+    to_rect = np.array([[c, 0, c], [0, c, c], [0, 0, 1]], dtype=np.float64)
+    for _ in range(cfg.refine_passes):
+        rect = cv2.warpPerspective(gray, to_rect @ np.linalg.inv(h), (side, side),
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        raw = line_mask(rect, cfg)
+        horiz, vert = straight_parts(raw, c // 3)
+        solid = raw[yy, xx].mean(axis=(1, 2)) / 255.0
+        du = _peaks(vert[yy, xx].mean(axis=1))
+        dv = _peaks(horiz[yy, xx].mean(axis=2))
+        # A solid dark window is a black stone, not a cross of lines.
+        ok = (solid <= 0.6) & ~np.isnan(du) & ~np.isnan(dv)
+        if ok.sum() < 8:
+            break
+        measured = np.c_[us[ok] - half + du[ok], vs[ok] - half + dv[ok]]
+        dst_l = (measured - c) / c  # in current lattice units
+        delta, _ = cv2.findHomography(lat[ok], dst_l, cv2.RANSAC, cfg.ransac_threshold)
+        if delta is None:
+            break
+        h = h @ delta
+        h = h / h[2, 2]
+    return GridFit(h, n, fit.confidence)
+
+
+def _evidence(horiz: np.ndarray, vert: np.ndarray, c: int, off: int, i0: int, i1: int,
+              j0: int, j1: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Line evidence in a view rectified with ``c`` px per cell, lattice (i, j) at pixel
+    ``c * (i + off)``, for the lattice i0..i1 x j0..j1 and one line beyond it on every side.
+
+    Returns (rows, cols, row_gaps, col_gaps): ``rows[k]`` the share of row line j0-1+k drawn
+    between columns i0 and i1, ``cols`` likewise; ``row_gaps[k]`` the share of the column
+    segments drawn between row lines j0-1+k and j0+k (the columns crossing that gap)."""
+    def hline(j: int) -> float:
+        y = c * (j + off)
+        band = horiz[max(y - 1, 0):y + 2, c * (i0 + off):c * (i1 + off) + 1]
+        return float(band.max(axis=0).mean()) if band.size else 0.0
+
+    def vline(i: int) -> float:
+        x = c * (i + off)
+        band = vert[c * (j0 + off):c * (j1 + off) + 1, max(x - 1, 0):x + 2]
+        return float(band.max(axis=1).mean()) if band.size else 0.0
+
+    def row_gap(j: int) -> float:  # columns between row lines j and j+1
+        y0, y1 = c * (j + off) + c // 4, c * (j + 1 + off) - c // 4
+        xs = [c * (i + off) for i in range(i0, i1 + 1)]
+        if y0 < 0 or y1 > vert.shape[0]:
+            return 0.0
+        return float(np.mean([vert[y0:y1, max(x - 1, 0):x + 2].max(axis=1).mean() for x in xs]))
+
+    def col_gap(i: int) -> float:
+        x0, x1 = c * (i + off) + c // 4, c * (i + 1 + off) - c // 4
+        ys = [c * (j + off) for j in range(j0, j1 + 1)]
+        if x0 < 0 or x1 > horiz.shape[1]:
+            return 0.0
+        return float(np.mean([horiz[max(y - 1, 0):y + 2, x0:x1].max(axis=0).mean() for y in ys]))
+
+    rows = np.array([hline(j) for j in range(j0 - 1, j1 + 2)])
+    cols = np.array([vline(i) for i in range(i0 - 1, i1 + 2)])
+    rgaps = np.array([row_gap(j) for j in range(j0 - 1, j1 + 1)])
+    cgaps = np.array([col_gap(i) for i in range(i0 - 1, i1 + 1)])
+    return rows, cols, rgaps, cgaps
+
+
+def grow(gray: np.ndarray, fit: GridFit, size: int | None,
+         cfg: LocateConfig = LOCATE) -> GridFit:
+    """``fit`` extended, line by line, while the grid goes on past its outer lines: a line
+    beyond is taken when it is drawn along most of the lattice's span *and* the lines
+    crossing it run on into the gap (a board's edge or a table's is drawn but crossed by
+    nothing); an outer line nothing crosses into is dropped first. Stops at 19 lines (or ``size``). A net found on part of the board (a hand
+    across it) so grows to the whole grid; if the grown lattice is not a square of a board
+    size, ``fit`` is returned unchanged."""
+    limit = size or max(SIZES)
+    c = cfg.grow_cell
+    h = fit.homography
+    i0, j0, i1, j1 = 0, 0, fit.size - 1, fit.size - 1
+    for _ in range(2 * limit):
+        ext = limit - min(i1 - i0, j1 - j0)  # cells of margin the view needs
+        off = ext + 1
+        side = c * (max(i1 - i0, j1 - j0) + 2 * off + 1)
+        to_rect = np.array([[c, 0, c * off], [0, c, c * off], [0, 0, 1]], dtype=np.float64)
+        shift = np.array([[1, 0, -i0], [0, 1, -j0], [0, 0, 1]], dtype=np.float64)
+        warp = to_rect @ shift @ np.linalg.inv(h)
+        rect = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        horiz, vert = straight_parts(line_mask(rect, cfg), c // 2)
+        rows, cols, rgaps, cgaps = _evidence(horiz, vert, c, off, 0, i1 - i0, 0, j1 - j0)
+        r_ref = max(float(np.median(rows[1:-1])), 1e-6)
+        c_ref = max(float(np.median(cols[1:-1])), 1e-6)
+        rg_ref = max(float(np.median(rgaps[1:-1])), 1e-6)
+        cg_ref = max(float(np.median(cgaps[1:-1])), 1e-6)
+        # An outer line that nothing crosses into is a board's edge, not a grid line: drop it.
+        drops = [(rgaps[1] / rg_ref, "top"), (rgaps[-2] / rg_ref, "bottom"),
+                 (cgaps[1] / cg_ref, "left"), (cgaps[-2] / cg_ref, "right")]
+        weakest, edge = min(drops)
+        if weakest < cfg.edge_ratio and min(i1 - i0, j1 - j0) > 4:
+            if edge == "top":
+                j0 += 1
+            elif edge == "bottom":
+                j1 -= 1
+            elif edge == "left":
+                i0 += 1
+            else:
+                i1 -= 1
+            continue
+        options = []
+        if j1 - j0 + 1 < limit:
+            options.append((min(rows[0] / r_ref, rgaps[0] / rg_ref), "top"))
+            options.append((min(rows[-1] / r_ref, rgaps[-1] / rg_ref), "bottom"))
+        if i1 - i0 + 1 < limit:
+            options.append((min(cols[0] / c_ref, cgaps[0] / cg_ref), "left"))
+            options.append((min(cols[-1] / c_ref, cgaps[-1] / cg_ref), "right"))
+        if not options:
+            break
+        score, side_name = max(options)
+        if score < cfg.grow_ratio:
+            break
+        if side_name == "top":
+            j0 -= 1
+        elif side_name == "bottom":
+            j1 += 1
+        elif side_name == "left":
+            i0 -= 1
+        else:
+            i1 += 1
+    nx, ny = i1 - i0 + 1, j1 - j0 + 1
+    if nx != ny or nx not in SIZES or (size and nx != size):
+        return fit  # grown into something no board is: keep the lattice as fitted
+    shift = np.array([[1, 0, i0], [0, 1, j0], [0, 0, 1]], dtype=np.float64)
+    g = h @ shift
+    return GridFit(g / g[2, 2], nx, fit.confidence)
+
+
+def lattice_score(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> float:
+    """How well the lattice of ``fit`` sits on the lines of ``gray``, in [0, 1]: in a view
+    rectified by its homography, the straight-line mask's profile on the lattice lines less
+    its mean a half, third or quarter of the way between them, over the profile's spread,
+    divided by 4. (The mean, not the highest as in `_comb_fit`: the size is decided by now,
+    and stone rims between lines must not sink a good grid.)"""
+    n, c = fit.size, cfg.grow_cell
+    side = (n + 1) * c
+    to_rect = np.array([[c, 0, c], [0, c, c], [0, 0, 1]], dtype=np.float64)
+    rect = cv2.warpPerspective(gray, to_rect @ np.linalg.inv(fit.homography), (side, side),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    horiz, vert = straight_parts(line_mask(rect, cfg), 3 * c // 4)
+    lines = c * (np.arange(n) + 1.0)
+    xs = np.arange(side, dtype=np.float64)
+    scores = []
+    for part, axis in ((vert, 0), (horiz, 1)):
+        prof = cv2.GaussianBlur(part.mean(axis=axis)[None, :], (0, 0), 1.0).ravel()
+        on = np.interp(lines, xs, prof).mean()
+        off = np.mean([np.interp(lines[:-1] + f * c, xs, prof).mean()
+                       for f in (0.5, 1 / 3, 2 / 3, 0.25, 0.75)])
+        scores.append((on - off) / (float(np.std(prof)) + 1e-9))
+    return float(np.clip(min(scores) / 4.0, 0.0, 1.0))
+
+
+def _fit_from(small: np.ndarray, quad: np.ndarray, size: int | None, cfg: LocateConfig,
+              reach: tuple[float, float]) -> GridFit:
+    """Lattice fit in ``quad``, refined, grown to the whole grid, refined, and scored."""
+    fit = fit_lattice(small, quad, size, cfg, reach)
+    fit = refine(small, fit, cfg)
+    fit = grow(small, fit, size, cfg)
+    fit = refine(small, fit, cfg)
+    return GridFit(fit.homography, fit.size, lattice_score(small, fit, cfg))
+
+
+def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCATE) -> GridFit:
+    """The grid of the Go board in ``image`` (BGR or grey, uint8), in its own pixels.
+
+    ``size`` (9, 13 or 19) skips the size decision. Raises BoardNotFound with the reason when
+    no grid is found, ValueError when ``image`` is not an image or ``size`` not a board size."""
+    if size is not None and size not in SIZES:
+        raise ValueError(f"board size must be one of {SIZES}, got {size!r}")
+    gray = to_gray(image)
+    small, back = working_image(gray, cfg)
+    comp = grid_component(line_mask(small, cfg), cfg)
+    fit = _fit_from(small, outer_quad(comp), size, cfg, (0.6, 0.15))
+    if fit.confidence < cfg.retry_below:
+        # The net may have taken in the board's edge or a frame: fit again around its cells.
+        cells = cell_mask(comp)
+        if cells is not None:
+            other = _fit_from(small, outer_quad(cells), size, cfg, (0.15, 1.15))
+            if other.confidence > fit.confidence:
+                fit = other
+    if fit.confidence < cfg.min_confidence:
+        raise BoardNotFound(f"grid lines too weak to trust (confidence {fit.confidence:.2f})")
+    h = grid.upright(grid.scaled(fit.homography, back), fit.size)
+    return GridFit(h, fit.size, fit.confidence)

@@ -1,0 +1,75 @@
+"""`read_board`: a photo in, the position on the board out, with what it is sure of."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+
+from rules import Observation, Position
+
+from . import grid
+from .config import LOCATE, STONES, LocateConfig, StoneConfig
+from .locate import locate, to_gray
+from .stones import read_stones
+
+
+@dataclasses.dataclass(frozen=True)
+class Reading:
+    """One photo read.
+
+    ``position``: the stones (rules.Position), its top row the board edge nearest the top of
+    the image. ``confidence``: per point in [0, 1], indexed like ``Position.cells`` (bottom
+    row first). ``corners``: the outermost intersections in image pixels, (4, 2) as
+    top-left, top-right, bottom-right, bottom-left on screen. ``homography``: lattice
+    (column i from the left, row j from the top) to image pixels. ``board_confidence``: how
+    sure the grid is, in [0, 1]. ``timings``: milliseconds per stage.
+    """
+
+    position: Position
+    confidence: tuple[float, ...]
+    corners: np.ndarray
+    homography: np.ndarray
+    board_confidence: float
+    timings: dict[str, float]
+
+    @property
+    def size(self) -> int:
+        """The board size read (9, 13 or 19)."""
+        return self.position.width
+
+    def rows(self) -> list[str]:
+        """The position as rows of ``.``, ``X``, ``O``, top of the image first."""
+        return self.position.rows()
+
+    def observation(self, time_s: float = 0.0, source: str = "camera") -> Observation:
+        """The reading as the rules engine's Observation (every point known)."""
+        p = self.position
+        return Observation(p.width, p.height, p.cells, self.confidence, time_s, source)
+
+
+def read_board(image: np.ndarray, size: int | None = None, *,
+               locate_cfg: LocateConfig = LOCATE, stone_cfg: StoneConfig = STONES) -> Reading:
+    """Read the Go board in ``image`` (uint8 BGR, BGRA or grey, any resolution).
+
+    ``size`` (9, 13 or 19) overrides the size decision. Raises vision.BoardNotFound (with the
+    reason) when there is no board to read, ValueError when ``image`` is not an image."""
+    t0 = time.perf_counter()
+    to_gray(image)  # validates the input before any work
+    fit = locate(image, size, locate_cfg)
+    t1 = time.perf_counter()
+    labels, conf = read_stones(image, fit.homography, fit.size, stone_cfg)
+    t2 = time.perf_counter()
+    n = fit.size
+    # Row 0 of labels is the top of the image; Position.cells puts the bottom row first.
+    cells = labels[::-1].ravel()
+    position = Position.from_cells(n, n, (int(c) for c in cells))
+    return Reading(
+        position=position,
+        confidence=tuple(float(c) for c in conf[::-1].ravel()),
+        corners=grid.corners(fit.homography, n),
+        homography=fit.homography,
+        board_confidence=fit.confidence,
+        timings={"locate": (t1 - t0) * 1e3, "stones": (t2 - t1) * 1e3, "total": (t2 - t0) * 1e3},
+    )

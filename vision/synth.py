@@ -1,0 +1,215 @@
+"""Seeded photos of Go boards with exact ground truth, for tests.
+
+`render(position, seed)` draws the position on a wooden board (grain, star points, stones
+with highlights and shadows), puts it in perspective on a cloth background, then spoils the
+picture as cameras do: a light gradient, glare, noise, blur, JPEG artefacts, and optionally
+a hand across the board. Everything random comes from ``numpy.random.default_rng(seed)``,
+so a seed is a picture. Synthetic images help; the real photos are the judge.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+
+from rules import Position
+
+from . import grid
+
+
+@dataclasses.dataclass(frozen=True)
+class Scene:
+    """How to spoil a picture; every field a range the seed draws from or a switch."""
+
+    width: int = 960
+    height: int = 720
+    tilt: float = 0.12
+    """Perspective strength: corners move by up to this share of the board's side."""
+    turn: float = 180.0
+    """The board turns by up to this many degrees either way."""
+    gradient: float = 0.35
+    """Light falls off by up to this share across the picture."""
+    glare: bool = True
+    shadows: bool = True
+    noise: float = 6.0
+    """Standard deviation of the pixel noise (grey levels)."""
+    blur: float = 1.0
+    """Upper bound of the Gaussian blur's sigma (px)."""
+    jpeg_quality: int = 70
+    hand: bool = False
+    """A hand (a skin-coloured blob) reaching in from one side, off the grid's points."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Synthetic:
+    """A rendered photo (H, W, 3) uint8 BGR and its truth: the position as seen (top row at
+    the top of the image), the homography lattice -> pixels, and the grid corners (4, 2)."""
+
+    image: np.ndarray
+    position: Position
+    homography: np.ndarray
+    corners: np.ndarray
+
+
+def _wood(rng: np.random.Generator, side: int) -> np.ndarray:
+    """A (side, side, 3) float BGR wood texture: a random light wood colour with grain."""
+    hue = rng.uniform(0.0, 1.0)
+    base = np.array([90 + 60 * hue, 160 + 40 * hue, 205 + 35 * hue])  # BGR, yellow to pale
+    y = np.arange(side, dtype=np.float64)[:, None]
+    x = np.arange(side, dtype=np.float64)[None, :]
+    wobble = cv2.GaussianBlur(rng.normal(0, 1, (side, side)), (0, 0), side / 20)
+    wobble = wobble / (np.abs(wobble).max() + 1e-9)
+    grain = np.sin(2 * np.pi * (y / rng.uniform(9, 25) + 3 * wobble + 0.02 * x / 7))
+    fine = cv2.GaussianBlur(rng.normal(0, 1, (side, side)), (0, 0), 1.0)
+    shade = 1.0 + 0.035 * grain + 0.03 * fine
+    out: np.ndarray = base[None, None, :] * shade[:, :, None]
+    return out
+
+
+def _board(rng: np.random.Generator, rows: list[str], cell: int,
+           shadows: bool) -> tuple[np.ndarray, float]:
+    """The board seen square-on, (side, side, 3) float BGR, and the margin (px) from the
+    board's edge to its outer lines."""
+    n = len(rows)
+    margin = cell * rng.uniform(0.7, 1.1)
+    side = int(round(2 * margin + (n - 1) * cell))
+    img = _wood(rng, side)
+    ink = rng.uniform(20, 60)
+    thick = max(1, int(round(cell / 14)))
+    for k in range(n):
+        p = int(round(margin + k * cell))
+        lo, hi = int(round(margin)), int(round(margin + (n - 1) * cell))
+        cv2.line(img, (p, lo), (p, hi), (ink, ink, ink), thick, cv2.LINE_AA)
+        cv2.line(img, (lo, p), (hi, p), (ink, ink, ink), thick, cv2.LINE_AA)
+    stars = {9: (2, 6, 4), 13: (3, 9, 6), 19: (3, 9, 15)}.get(n, ())
+    for sx in stars:
+        for sy in stars:
+            if n == 9 and (sx == 4) != (sy == 4):
+                continue
+            c = (int(round(margin + sx * cell)), int(round(margin + sy * cell)))
+            cv2.circle(img, c, max(2, cell // 9), (ink, ink, ink), -1, cv2.LINE_AA)
+    radius = 0.47 * cell
+    light = rng.normal(0, 1, 2)
+    light = light / (np.linalg.norm(light) + 1e-9)
+    for r, row in enumerate(rows):
+        for col, ch in enumerate(row):
+            if ch not in "XO":
+                continue
+            jitter = rng.normal(0, 0.04 * cell, 2)
+            cx, cy = margin + col * cell + jitter[0], margin + r * cell + jitter[1]
+            if shadows:
+                sh: np.ndarray = np.zeros(img.shape[:2], np.float32)
+                cv2.circle(sh, (int(cx + 0.12 * cell), int(cy + 0.12 * cell)), int(radius), 1.0, -1)
+                sh = cv2.GaussianBlur(sh, (0, 0), cell / 10)
+                img *= (1.0 - 0.35 * sh)[:, :, None]
+            if ch == "X":
+                colour, spot = rng.uniform(15, 40), 90.0
+            else:
+                colour, spot = rng.uniform(215, 240), 255.0
+            cv2.circle(img, (int(round(cx)), int(round(cy))), int(round(radius)),
+                       (colour, colour, colour), -1, cv2.LINE_AA)
+            hl = (int(cx - light[0] * radius * 0.4), int(cy - light[1] * radius * 0.4))
+            spot_img: np.ndarray = np.zeros(img.shape[:2], np.float32)
+            cv2.circle(spot_img, hl, max(1, int(radius * 0.25)), 1.0, -1)
+            spot_img = cv2.GaussianBlur(spot_img, (0, 0), radius * 0.2)
+            img += (spot - colour) * 0.5 * spot_img[:, :, None]
+    return img, margin
+
+
+def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
+    """A photo of ``position`` (square, 9 to 19 lines) drawn as ``scene`` says, from ``seed``."""
+    if position.width != position.height:
+        raise ValueError(f"render draws square boards, not {position.width}x{position.height}")
+    rng = np.random.default_rng(seed)
+    n = position.width
+    rows = position.rows()
+    cell = 32
+    board, margin = _board(rng, rows, cell, scene.shadows)
+    side = board.shape[0]
+    w, h = scene.width, scene.height
+    # Where the board's corners land: a square filling most of the shorter side, turned,
+    # then each corner moved at random for perspective.
+    angle = np.deg2rad(rng.uniform(-scene.turn, scene.turn))
+    fit = abs(np.cos(angle)) + abs(np.sin(angle))  # a turned square needs this much room
+    extent = rng.uniform(0.6, 0.8) * min(w, h) / fit / (1 + scene.tilt)
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    square = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]) * extent
+    dst = square @ rot.T + np.array([w / 2, h / 2]) + rng.uniform(-0.05, 0.05, 2) * (w, h)
+    dst += rng.uniform(-scene.tilt, scene.tilt, (4, 2)) * extent
+    src = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
+    to_image = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    cloth = np.array(rng.uniform(30, 200, 3))
+    background = np.empty((h, w, 3), np.float64)
+    background[:] = cloth
+    background += cv2.GaussianBlur(rng.normal(0, 12, (h, w)), (0, 0), 2)[:, :, None]
+    warped = cv2.warpPerspective(board.astype(np.float32), to_image, (w, h), flags=cv2.INTER_LINEAR)
+    inside = cv2.warpPerspective(np.ones(board.shape[:2], np.float32), to_image, (w, h))
+    img = background * (1 - inside[:, :, None]) + warped * inside[:, :, None]
+    if scene.hand:
+        _hand(rng, img, dst)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
+    direction = rng.normal(0, 1, 2)
+    ramp = (xx * direction[0] + yy * direction[1])
+    ramp = (ramp - ramp.min()) / (np.ptp(ramp) + 1e-9)
+    img *= (1.0 - rng.uniform(0, scene.gradient) * ramp)[:, :, None]
+    if scene.glare:
+        gx, gy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
+        s = rng.uniform(0.05, 0.15) * min(w, h)
+        img += rng.uniform(40, 90) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * s * s))[:, :, None]
+    sigma = rng.uniform(0.3, max(0.31, scene.blur))
+    img = cv2.GaussianBlur(img, (0, 0), sigma)
+    img = img + rng.normal(0, scene.noise, img.shape)
+    clean = np.clip(img, 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", clean, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    assert ok and decoded is not None
+    out: np.ndarray = decoded
+    lattice_to_board = np.array([[cell, 0, margin], [0, cell, margin], [0, 0, 1]], dtype=np.float64)
+    hom = grid.upright(to_image.astype(np.float64) @ lattice_to_board, n)
+    truth = _seen(position, to_image.astype(np.float64) @ lattice_to_board, hom, n)
+    return Synthetic(out, truth, hom, grid.corners(hom, n))
+
+
+def _seen(position: Position, drawn: np.ndarray, upright: np.ndarray, n: int) -> Position:
+    """The position relabelled the way `grid.upright` turned the lattice: row 0 at the top
+    of the image. ``drawn`` maps the rows as given; ``upright`` the relabelled lattice."""
+    rows = position.rows()
+    # Where each upright lattice point came from in the drawn lattice.
+    back = np.linalg.inv(drawn) @ upright
+    src = np.rint(grid.apply(back, grid.lattice(n))).astype(int)
+    out = [["."] * n for _ in range(n)]
+    for (i, j), (si, sj) in zip(grid.lattice(n).astype(int), src):
+        out[j][i] = rows[sj][si]
+    return Position(["".join(r) for r in out])
+
+
+def _hand(rng: np.random.Generator, img: np.ndarray, corners: np.ndarray) -> None:
+    """Paint a hand-like blob (skin colour, soft edge) reaching from outside over one edge."""
+    h, w = img.shape[:2]
+    k = int(rng.integers(4))
+    a, b = corners[k], corners[(k + 1) % 4]
+    mid = a + (b - a) * rng.uniform(0.3, 0.7)
+    centre = corners.mean(axis=0)
+    inward = (centre - mid) / (np.linalg.norm(centre - mid) + 1e-9)
+    length = 0.25 * np.linalg.norm(b - a)
+    tip = mid + inward * length * 0.5
+    base = mid - inward * length * 2
+    mask: np.ndarray = np.zeros((h, w), np.float32)
+    cv2.line(mask, tuple(base.astype(int)), tuple(tip.astype(int)), 1.0,
+             max(4, int(length * 0.6)))
+    mask = cv2.GaussianBlur(mask, (0, 0), 3)
+    skin = np.array([rng.uniform(120, 170), rng.uniform(150, 190), rng.uniform(200, 235)])
+    img[:] = img * (1 - mask[:, :, None]) + skin[None, None, :] * mask[:, :, None]
+
+
+def random_position(size: int, seed: int, stones: float = 0.3) -> Position:
+    """A seeded position of ``size`` with about ``stones`` of the points taken, every string
+    left with a liberty (as a real board has)."""
+    rng = np.random.default_rng(seed)
+    cells = rng.choice([0, 1, 2], size=(size, size),
+                       p=[1 - stones, stones / 2, stones / 2])
+    from .stones import resolve_captured  # local: stones imports nothing from here
+    cells, _ = resolve_captured(cells, rng.uniform(0.5, 1.0, (size, size)))
+    return Position(["".join(".XO"[c] for c in row) for row in cells])
