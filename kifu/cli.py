@@ -9,12 +9,14 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 
 from rules import PRESETS, IllegalMove, Point, preset
 from rules.point import CoordinateError
 
+from . import cmd_record
+from . import cmd_serve
+from . import cmd_snap
 from . import replay as rp
 from .sgf import Record, SgfError, load, rules_for
 
@@ -73,20 +75,9 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    data = resources.files("kifu") / "data" / "lee-sedol-alphago-4.sgf"
-    with resources.as_file(data) as path:
-        record = load(path)
-    print(f"Replaying {record.properties.get('PB')} (B) vs {record.properties.get('PW')} (W), "
-          f"{record.properties.get('DT')}, under chinese rules\n")
-    game = rp.start(record, preset("chinese"))
-    for event in rp.replay(game, record.nodes):
-        print(rp.to_text(event))
-    print()
-    print(game.position.diagram())
-    print(f"\nRecorded result: {record.properties.get('RE')}. Counting the board as it stands "
-          f"(no stones marked dead):")
-    print(rp.score_text(game.score()))
-    return 0
+    from . import demo
+
+    return demo.run(args.folder)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -113,10 +104,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--board", action="store_true", help="print the final position too")
     p.set_defaults(func=cmd_score)
 
-    p = sub.add_parser("demo", help="the main job on bundled input")
+    p = sub.add_parser("demo", help="film a famous game on a board, record it from the film, "
+                       "and check the record against the game")
+    p.add_argument("--folder", type=Path, help="where the film and the record go "
+                   "(default: ~/.cache/kifu/demo)")
     p.set_defaults(func=cmd_demo)
 
     # Subcommands defined in their own modules register here, one line each.
+    cmd_snap.register(sub)
+    cmd_serve.register(sub)
+    cmd_record.register(sub)
     return ap
 
 

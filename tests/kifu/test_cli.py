@@ -112,12 +112,6 @@ def test_an_unknown_rule_set_lists_the_choices(tmp_path: Path, capsys: pytest.Ca
     assert code == 1 and "klingon" in err and "tromp-taylor" in err
 
 
-def test_demo_replays_the_bundled_game(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "demo")
-    assert code == 0
-    assert " 180 W K4" in out and "score (chinese)" in out
-
-
 @pytest.mark.parametrize(
     "data, fault",
     [

@@ -1,0 +1,100 @@
+"""`BoardWatcher` on filmed games: hands are never read as stones, a flicker never reaches
+the tracker, a bumped camera is followed, and a game comes out move for move."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from kifu.tracker import Announcement, Tracker
+from rules import Game, Move, MovePlayed, Point, preset
+from rules.observation import UNKNOWN
+from vision.film import Film, Take, script
+from vision.watch import BoardWatcher
+
+
+def random_game(size: int, moves: int, seed: int) -> list[Move]:
+    """A seeded legal game that captures now and then (captures are preferred)."""
+    rng = random.Random(seed)
+    game = Game(preset("chinese"), size)
+    out: list[Move] = []
+    while len(out) < moves:
+        legal = [p for p in game.board.geo.points if game.legality(p) is None]
+        capturing = [p for p in legal if game.board.analyse(p.y * size + p.x, game.to_move)[3]]
+        p = rng.choice(capturing or legal)
+        out.append(Move(game.to_move, p))
+        game.play(p)
+    return out
+
+
+def record(moves: list[Move], take: Take, size: int = 9) -> tuple[Game, list[Announcement], BoardWatcher]:
+    shots = script(moves, size, take)
+    film = Film(size, take)
+    watcher = BoardWatcher(size)
+    game = Game(preset("chinese"), size)
+    tracker = Tracker(game, stable_for=0.3)
+    said: list[Announcement] = []
+    for shot in shots:
+        for out in tracker.feed(watcher.observe(film.render(shot), shot.time)):
+            if isinstance(out, Announcement) and out.kind.value != "waiting-for-removal":
+                said.append(out)
+    return game, said, watcher
+
+
+def played(game: Game) -> list[Move]:
+    return [Move(a[2], game.board.geo.points[a[1]]) for a in game._actions if a[0] == "move"]
+
+
+def test_a_filmed_game_with_hands_late_captures_light_and_a_bump_is_recorded_exactly() -> None:
+    moves = random_game(9, 36, seed=3)
+    take = Take(width=960, height=540, fps=8.0, hold=1.0, bump_after=20, seed=1)
+    game, said, watcher = record(moves, take)
+    assert played(game) == moves
+    assert said == []
+    assert game.captures[1] + game.captures[2] > 0  # the film had captures to lift
+    assert watcher.located >= 2  # the bump was followed
+
+
+def test_a_hand_over_the_board_is_unknown_not_stones() -> None:
+    moves = random_game(9, 6, seed=5)
+    take = Take(width=960, height=540, fps=10.0, light=False, seed=2)
+    shots = script(moves, 9, take)
+    film = Film(9, take)
+    watcher = BoardWatcher(9)
+    before = shots[0].cells  # the board before the hand came in
+    for shot in shots:
+        obs = watcher.observe(film.render(shot), shot.time)
+        if shot.hand is None:
+            before = shot.cells
+            continue
+        # Under and around the hand every point is unknown, or reads what is there now or
+        # was before the hand came: the hand itself is never read as stones.
+        for i, c in enumerate(obs.cells):
+            assert c in (UNKNOWN, shot.cells[i], before[i]), (shot.time, i, c)
+
+
+def test_a_one_frame_flicker_never_reaches_the_observations() -> None:
+    take = Take(width=960, height=540, fps=10.0, hands=False, light=False, seed=4)
+    film = Film(9, take)
+    empty = tuple([0] * 81)
+    watcher = BoardWatcher(9)
+    frame = film.render(script([], 9, take)[0])
+    for k in range(10):
+        img = frame.copy()
+        if k == 5:  # a white blob on E5 for one frame only
+            centre = film._point(Point(4, 4), 0)
+            cv2 = __import__("cv2")
+            cv2.circle(img, (int(centre[0]), int(centre[1])), 12, (235, 235, 235), -1)
+        obs = watcher.observe(img, k * 0.1)
+        assert all(c in (0, UNKNOWN) for c in obs.cells), k
+    assert obs.cells == empty
+
+
+def test_no_board_in_view_is_all_unknown() -> None:
+    watcher = BoardWatcher(19)
+    blank = np.full((480, 640, 3), 90, np.uint8)
+    obs = watcher.observe(blank, 0.0)
+    assert set(obs.cells) == {UNKNOWN}
+    assert watcher.located == 0
+    assert not any(isinstance(x, MovePlayed) for x in Tracker(Game("chinese", 19)).feed(obs))
