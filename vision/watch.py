@@ -41,7 +41,7 @@ class WatchConfig:
 
     motion: float = 12.0
     """A change of a point's lightness or chroma (0..255 Lab) larger than this is motion."""
-    settle: float = 0.2
+    settle: float = 0.1
     """Seconds a point stays unknown after it last moved."""
     persist: int = 3
     """Frames a point must keep a new label before it is reported (a flicker never is)."""
