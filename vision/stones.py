@@ -1,13 +1,16 @@
 """Read every intersection of a located grid as empty, black or white, with a confidence.
 
 The board is rectified from the full-resolution photo so every cell is ``cfg.cell`` pixels.
-Each intersection is compared with the bare wood *around it*: the cell centres (where no
-stone reaches, since a stone's radius is under 0.5 cell and a cell centre is 0.71 cell from
-its corners) give a local wood colour, so uneven light, gradients and shadows cancel.
+Each intersection is compared with the bare wood *around it*: the cell centres give a local
+wood colour, so uneven light, gradients and shadows cancel. A stone off its point or leaning
+under perspective can reach over the centres beside it, so each point is judged again
+against only the centres no stone read so far touches.
 
 - black: much darker than the local wood;
 - white: lighter than the wood, or far less coloured than it (white on pale wood);
-- otherwise empty.
+- otherwise empty;
+- and whatever its colour, empty where the cross of grid lines plainly shows at the point:
+  a stone hides it, a shadow or glare on bare wood does not.
 
 A reading must make sense as Go: a string with no liberties cannot stand on a photographed
 board, so its least certain stone is re-read as its next best label (`resolve_captured`).
@@ -28,13 +31,18 @@ EMPTY, BLACK, WHITE = 0, 1, 2
 
 @dataclasses.dataclass(frozen=True)
 class PointFeatures:
-    """Per intersection (size, size), row 0 at the top: lightness and chroma of the point,
-    and of the local wood, on OpenCV's 0..255 Lab scale."""
+    """What a photo shows at every intersection and between them, on OpenCV's 0..255 Lab
+    scale. Per intersection (size, size), row 0 at the top: ``light`` and ``chroma`` where
+    a stone there would be seen (see `lift_shift`), and ``lines``, how plainly the cross of
+    grid lines shows at the point itself (see `line_contrast`). Per cell centre, one row
+    and column beyond the grid too (size + 1, size + 1): ``centre_light`` and
+    ``centre_chroma``, bare wood wherever no stone reaches over it."""
 
     light: np.ndarray
     chroma: np.ndarray
-    wood_light: np.ndarray
-    wood_chroma: np.ndarray
+    lines: np.ndarray
+    centre_light: np.ndarray
+    centre_chroma: np.ndarray
 
 
 def rectify(image: np.ndarray, homography: np.ndarray, size: int,
@@ -94,10 +102,42 @@ def lift_shift(homography: np.ndarray, shape: tuple[int, ...], size: int,
     return out
 
 
+def line_contrast(light: np.ndarray, size: int, cfg: StoneConfig = STONES) -> np.ndarray:
+    """How plainly the grid lines cross at each intersection of the rectified lightness
+    ``light`` (intersection (i, j) at pixel ``cell * (i + 1, j + 1)``), in grey levels;
+    (size, size), row 0 at the top.
+
+    Each line is looked at on its two short arms from the point (``cfg.line_arm`` cells out),
+    across a band ``cfg.line_band`` cells wide: the line is a valley in that profile, lower
+    than *both* its sides (so a stone's edge, a step, is no line). The weaker of the two
+    lines counts. A stone hides both arms; a shadow or glare on bare wood hides neither."""
+    c = cfg.cell
+    lo, hi = int(round(cfg.line_arm[0] * c)), int(round(cfg.line_arm[1] * c))
+    band = max(2, int(round(cfg.line_band * c)))
+    along = np.r_[-hi:-lo + 1, lo:hi + 1]
+    across = np.arange(-band, band + 1)
+    lat = grid.lattice(size)
+    x0 = (c * (lat[:, 0] + 1)).astype(int)
+    y0 = (c * (lat[:, 1] + 1)).astype(int)
+    smooth = cv2.GaussianBlur(light, (3, 3), 0)
+    # Profiles across each line, averaged along its arms: (points, 2 * band + 1).
+    horizontal = smooth[y0[:, None, None] + across[None, :, None],
+                        x0[:, None, None] + along[None, None, :]].mean(axis=2)
+    vertical = smooth[y0[:, None, None] + along[None, None, :],
+                      x0[:, None, None] + across[None, :, None]].mean(axis=2)
+
+    def valley(profile: np.ndarray) -> np.ndarray:
+        sides = np.minimum(profile[:, :2].mean(axis=1), profile[:, -2:].mean(axis=1))
+        out: np.ndarray = sides - profile[:, 2:-2].min(axis=1)
+        return out
+
+    out: np.ndarray = np.minimum(valley(horizontal), valley(vertical)).reshape(size, size)
+    return out
+
+
 def features(image: np.ndarray, homography: np.ndarray, size: int,
              cfg: StoneConfig = STONES) -> PointFeatures:
-    """Lightness and chroma at every intersection (where a stone there would be seen, see
-    `lift_shift`) and of the wood around it."""
+    """The `PointFeatures` of the board whose grid ``homography`` gives, in ``image``."""
     bgr = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     rect = rectify(bgr[:, :, :3], homography, size, cfg)
     lab = cv2.cvtColor(rect, cv2.COLOR_BGR2LAB).astype(np.float64)
@@ -113,42 +153,86 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
     centres = (grid.lattice(k) + 0.5) * c
     w_light = _disc_medians(light, centres, cfg.wood_radius * c).reshape(k, k)
     w_chroma = _disc_medians(chroma, centres, cfg.wood_radius * c).reshape(k, k)
-    return PointFeatures(p_light, p_chroma, _around(w_light), _around(w_chroma))
+    return PointFeatures(p_light, p_chroma, line_contrast(light, size, cfg), w_light, w_chroma)
 
 
-def _around(wood: np.ndarray, reach: int = 1) -> np.ndarray:
-    """For each intersection, the median of the cell centres inside the grid within
-    ``reach`` cells of it (the four nearest for reach 1, a 4x4 block for reach 2; beyond the
-    outer lines the board may end, and a table is no reference): (k, k) -> (k-1, k-1).
-    Reach 2 resists stones leaning over the centres a little better on the real photos
-    (99.59% against 99.56%) but follows glare worse (a rendered glare spot reads as white
-    stones), so 1 it is."""
-    k = wood.shape[0]
-    inner = np.full((k + 2 * reach, k + 2 * reach), np.nan)
-    inner[reach + 1:reach + k - 1, reach + 1:reach + k - 1] = wood[1:-1, 1:-1]
+def local_wood(centres: np.ndarray, dirty: np.ndarray | None = None,
+               reach: int = 3) -> np.ndarray:
+    """For each intersection, the median of the clean cell centres nearest it: (k, k) ->
+    (k-1, k-1). The four around it first; where all four are ``dirty`` (a stone reaches
+    over them), the clean ones among the 4x4 around it, then 6x6 ... up to ``reach``; where
+    none is clean, the median of all clean centres. Only centres inside the grid count:
+    beyond the outer lines the board may end, and a table is no reference."""
+    k = centres.shape[0]
     n = k - 1
-    # Intersection r lies between centres r and r + 1; take centres r-reach+1 .. r+reach.
-    stack = np.stack([inner[reach + dr:reach + dr + n, reach + dc:reach + dc + n]
-                      for dr in range(1 - reach, reach + 1) for dc in range(1 - reach, reach + 1)])
-    out: np.ndarray = np.nanmedian(stack, axis=0)
+    clean = np.zeros((k, k), bool)
+    clean[1:-1, 1:-1] = True
+    if dirty is not None:
+        clean &= ~dirty
+    if not clean.any():
+        clean[1:-1, 1:-1] = True
+    wood = np.where(clean, centres, np.nan)
+    out = np.full((n, n), np.nan)
+    for r in range(1, reach + 1):
+        padded = np.pad(wood, r - 1, constant_values=np.nan)
+        # Intersection (y, x) lies between centres y, y+1 and x, x+1; take y-r+1 .. y+r.
+        stack = np.stack([padded[dy:dy + n, dx:dx + n]
+                          for dy in range(2 * r) for dx in range(2 * r)])
+        some = ~np.all(np.isnan(stack), axis=0)
+        todo = np.isnan(out) & some
+        if todo.any():
+            out[todo] = np.nanmedian(stack[:, todo], axis=0)
+    out[np.isnan(out)] = float(np.nanmedian(wood))
     return out
 
 
-def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, np.ndarray]:
-    """Labels (size, size) of EMPTY/BLACK/WHITE and confidences in [0, 1] from features."""
-    rel_light = (f.light - f.wood_light) / np.maximum(f.wood_light, 1.0)
-    rel_chroma = f.chroma / np.maximum(f.wood_chroma, 1.0)
+def _stone_covered(stones: np.ndarray) -> np.ndarray:
+    """Cell centres (k, k) touching an intersection where ``stones`` (k-1, k-1) is true: a
+    stone, a little off its point or leaning under perspective, can reach over them."""
+    n = stones.shape[0]
+    out = np.zeros((n + 1, n + 1), bool)
+    for dy in (0, 1):
+        for dx in (0, 1):
+            out[dy:dy + n, dx:dx + n] |= stones
+    return out
+
+
+def _judge(f: PointFeatures, wood_light: np.ndarray, wood_chroma: np.ndarray,
+           wood_level: float, cfg: StoneConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Labels and confidences against the given wood under each intersection."""
+    rel_light = (f.light - wood_light) / np.maximum(wood_light, 1.0)
+    rel_chroma = f.chroma / np.maximum(wood_chroma, 1.0)
     # Evidence for each label as a margin past its threshold (positive = that label).
     black = (-rel_light - cfg.black_drop) / cfg.black_drop
     white_l = (rel_light - cfg.white_rise) / cfg.white_rise
     white_c = (cfg.white_chroma_drop - rel_chroma) / cfg.white_chroma_drop
     white = np.where(rel_light > -cfg.black_drop / 2, np.maximum(white_l, white_c), -1.0)
+    # The cross of grid lines plainly seen at a point: nothing stands on it.
+    crossed = (f.lines / max(wood_level, 1.0) - cfg.line_seen) / cfg.line_seen
     labels = np.full(f.light.shape, EMPTY, dtype=np.int64)
     labels[white > 0] = WHITE
     labels[black > 0] = BLACK
-    margin = np.where(labels == BLACK, black,
-                      np.where(labels == WHITE, white, -np.maximum(black, white)))
+    labels[crossed > 0] = EMPTY
+    margin = np.where(labels == BLACK, np.minimum(black, -crossed),
+                      np.where(labels == WHITE, np.minimum(white, -crossed),
+                               np.maximum(-np.maximum(black, white), crossed)))
     confidence = np.clip(0.5 + 0.5 * np.tanh(2.0 * margin), 0.0, 1.0)
+    return labels, confidence
+
+
+def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, np.ndarray]:
+    """Labels (size, size) of EMPTY/BLACK/WHITE and confidences in [0, 1] from features.
+
+    Each point is judged against the wood around it; then again, ``cfg.wood_passes`` times,
+    against only the cell centres no stone read so far reaches over (a black stone darkens
+    the centres beside it, and the empty point next to it then looks light: white)."""
+    level = float(np.median(f.centre_light[1:-1, 1:-1]))
+    labels, confidence = _judge(f, local_wood(f.centre_light), local_wood(f.centre_chroma),
+                                level, cfg)
+    for _ in range(cfg.wood_passes):
+        dirty = _stone_covered(labels != EMPTY)
+        labels, confidence = _judge(f, local_wood(f.centre_light, dirty),
+                                    local_wood(f.centre_chroma, dirty), level, cfg)
     return labels, confidence
 
 
