@@ -3,10 +3,12 @@
     kifu record (--camera N | --video FILE | --frames DIR | --url URL) --out GAME.sgf
                 [--rules PRESET] [--size N] [--komi K] [--handicap H]
                 [--player-black NAME] [--player-white NAME] [--resume GAME.sgf]
+                [--rotate 0|90|180|270]
 
 Events are printed as they happen; the SGF is rewritten after each one. Players say what
 the board cannot show at the keyboard: ``pass`` (or ``p``), ``pass B``, ``resign W``,
-``done`` (dead stones lifted off: count). A hidden ``--observations FILE`` reads a script
+``done`` (dead stones lifted off: count), ``rotate 90`` (Black sits at the right of the
+camera's picture: the game so far is turned to match). A hidden ``--observations FILE`` reads a script
 of ASCII readings instead of a camera (see `kifu.session`), for tests.
 """
 
@@ -22,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from rules import PRESETS, Color, Game, Observation, Point, preset
+from rules import PRESETS, ROTATIONS, Color, Game, Observation, Point, preset
 
 from .announce import Speaker, speech_command
 from .display.server import DisplayServer, parse_address
@@ -71,6 +73,10 @@ def register(sub: Any) -> None:
                    help="show the game live in a browser (and its JSON at /api/v1/boards)")
     p.add_argument("--speak", action="store_true",
                    help="speak the announcements (espeak-ng, where installed)")
+    p.add_argument("--rotate", type=int, choices=ROTATIONS, default=0, metavar="{0,90,180,270}",
+                   help="turn every reading this many degrees clockwise, so that Black's side "
+                   "is row 1: 90 when Black sits at the right of the camera's picture, 180 at "
+                   "the top, 270 at the left (default 0: at the bottom)")
     p.set_defaults(func=cmd_record)
 
 
@@ -280,7 +286,7 @@ def cmd_record(args: argparse.Namespace) -> int:
     server = None
     if args.serve:
         server = _display(args.serve, game, writer, commands, properties, sinks, out.stem)
-    session = Session(tracker, sinks)
+    session = Session(tracker, sinks, orientation=args.rotate)
     live = args.camera is not None or args.url is not None or args.serial is not None
     if not live and sys.stderr.isatty():
         items = _progress(items, session, sys.stderr)
@@ -290,7 +296,7 @@ def cmd_record(args: argparse.Namespace) -> int:
             target=_keyboard, args=(commands, sys.stdin, sys.stderr, sim), daemon=True
         )
         reader.start()
-        print("say at the keyboard: pass | pass B | resign W | done", file=sys.stderr)
+        print("say at the keyboard: pass | pass B | resign W | done | rotate 90", file=sys.stderr)
         if sim is not None:
             print(f"simulated board on {sim.port}: place D4 b | place Q16 w | lift D4",
                   file=sys.stderr)
