@@ -2,8 +2,9 @@
 sinks every output goes to.
 
 The source is any iterable of `Observation`s and `Command`s (passes, resignations, "done"
-with the dead stones, the orientation of the readings). Keyboard commands may also arrive on a queue while the source
-runs. `resume` rebuilds a game from the SGF a session wrote, to continue it.
+with the dead stones, the orientation of the readings). Keyboard commands may also arrive
+on a queue while the source runs. `resume` rebuilds a game from the SGF a session wrote,
+to continue it.
 
 The observation script (``kifu record --observations FILE``, for tests and replays) is a
 text file of readings and commands::

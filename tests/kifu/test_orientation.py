@@ -95,7 +95,8 @@ def test_turning_a_game_in_progress_turns_the_game_the_tracker_and_the_record(
     assert replayed.position == game.position
     said = session.outputs[-1]
     assert isinstance(said, Oriented) and said.orientation == 90 and said.turn == 90
-    assert said.text == "Orientation now 90°: the 5 moves so far turned a quarter clockwise to match"
+    assert said.text == (
+        "Orientation now 90°: the 5 moves so far turned a quarter clockwise to match")
     assert "orientation: Orientation now 90°" in printed.getvalue()
 
     # The captured stone still lies there, then is lifted; White plays at the picture's

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from rules import (
-    Color, Game, MovePlayed, Observation, Phase, Point, Position, Reason, preset, rotate_observation,
-    rotate_point, rotate_position,
+    Color, Game, MovePlayed, Observation, Phase, Point, Position, Reason, preset,
+    rotate_observation, rotate_point, rotate_position,
 )
 from rules.rotation import ROTATIONS, check_rotation, rotate_cells, rotated_size
 
