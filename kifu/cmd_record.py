@@ -3,10 +3,14 @@
     kifu record (--camera N | --video FILE | --frames DIR | --url URL) --out GAME.sgf
                 [--rules PRESET] [--size N] [--komi K] [--handicap H]
                 [--player-black NAME] [--player-white NAME] [--resume GAME.sgf]
+                [--rotate 0|90|180|270]
 
 Events are printed as they happen; the SGF is rewritten after each one. Players say what
 the board cannot show at the keyboard: ``pass`` (or ``p``), ``pass B``, ``resign W``,
-``done`` (dead stones lifted off: count). A hidden ``--observations FILE`` reads a script
+``done`` (dead stones lifted off: count), ``rotate 90`` (Black sits at the right of the
+camera's picture: the game so far is turned to match). With ``--serve``, a camera's
+latest frame with the grid and stones read is on the calibration page, where the
+orientation can be turned too. A hidden ``--observations FILE`` reads a script
 of ASCII readings instead of a camera (see `kifu.session`), for tests.
 """
 
@@ -22,9 +26,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from rules import PRESETS, Color, Game, Observation, Point, preset
+from rules import PRESETS, ROTATIONS, Color, Game, Observation, Point, preset
 
 from .announce import Speaker, speech_command
+from .display.camera import CameraView
 from .display.server import DisplayServer, parse_address
 from .display.state import BoardSink, LiveBoard
 from .session import Command, Item, Session, hidden, load_script, parse_command, resume
@@ -71,13 +76,19 @@ def register(sub: Any) -> None:
                    help="show the game live in a browser (and its JSON at /api/v1/boards)")
     p.add_argument("--speak", action="store_true",
                    help="speak the announcements (espeak-ng, where installed)")
+    p.add_argument("--rotate", type=int, choices=ROTATIONS, default=0, metavar="{0,90,180,270}",
+                   help="turn every reading this many degrees clockwise, so that Black's side "
+                   "is row 1: 90 when Black sits at the right of the camera's picture, 180 at "
+                   "the top, 270 at the left (default 0: at the bottom)")
     p.set_defaults(func=cmd_record)
 
 
-def _camera_readings(spec: int | str | Path, size: int, interval: float) -> Iterator[Observation]:
+def _camera_readings(spec: int | str | Path, size: int, interval: float,
+                     view: CameraView | None = None) -> Iterator[Observation]:
     """Readings of a camera, stream, video or folder, through `vision`; the source is
     opened at once (ValueError naming it if it cannot be). A frame in which no board is
-    found reads as all unknown (a hand or a head in the way)."""
+    found reads as all unknown (a hand or a head in the way). ``view`` is handed every
+    frame with what was read of it (the calibration page)."""
     # Loaded only when a camera source is used (the rest of kifu runs without OpenCV).
     vision: Any = importlib.import_module("vision")
     capture: Any = importlib.import_module("vision.capture")
@@ -85,20 +96,30 @@ def _camera_readings(spec: int | str | Path, size: int, interval: float) -> Iter
         source = capture.open_source(spec, interval=interval)
     except capture.CaptureError as exc:
         raise ValueError(str(exc)) from None
-    return _read_frames(vision, source, size)
+    if view is not None:
+        view.source = source.name
+    return _read_frames(vision, source, size, view)
 
 
-def _read_frames(vision: Any, source: Any, size: int) -> Iterator[Observation]:
+def _read_frames(vision: Any, source: Any, size: int,
+                 view: CameraView | None = None) -> Iterator[Observation]:
     with source:
         for frame in source:
             try:
                 reading = vision.read_board(frame.image, size)
-            except vision.BoardNotFound:
+            except vision.BoardNotFound as exc:
+                if view is not None:
+                    view.show(frame.image, frame.time, reason=exc.reason)
                 yield hidden(size, size, frame.time, source.name)
                 continue
             if reading.size != size:
+                if view is not None:
+                    view.show(frame.image, frame.time, reading,
+                              f"the grid read is {reading.size}x{reading.size}, not {size}x{size}")
                 yield hidden(size, size, frame.time, source.name)
                 continue
+            if view is not None:
+                view.show(frame.image, frame.time, reading)
             yield reading.observation(frame.time, source.name)
 
 
@@ -160,19 +181,26 @@ def _speaker() -> Any:
 
 def _display(
     address: str, game: Game, writer: SgfWriter, commands: queue.Queue[Command],
-    properties: dict[str, str], sinks: list[Sink], title: str,
+    properties: dict[str, str], sinks: list[Sink], title: str, *,
+    camera: CameraView | None = None, orientation: int = 0,
 ) -> DisplayServer:
     """Start the live page for this recording: the board follows the session's outputs
     (a sink added to ``sinks``), serves the SGF as written, and its pass and resign
-    buttons (behind a token) go to the session as commands, as the keyboard's do."""
+    buttons (behind a token) go to the session as commands, as the keyboard's do. So
+    does the calibration page's orientation (the session's starting ``orientation``);
+    ``camera`` serves the latest frame there."""
     host, port = parse_address(address)
     names = (properties.get("PB", "Black"), properties.get("PW", "White"))
 
     def on_command(name: str, color: Color | None) -> None:
         commands.put(Command(name, color))
 
-    board = LiveBoard("board", game.width, game.height, title=title, on_command=on_command)
-    board.describe(title=title, players=names)
+    def on_orientation(degrees: int) -> None:
+        commands.put(Command("orient", degrees=degrees))
+
+    board = LiveBoard("board", game.width, game.height, title=title, on_command=on_command,
+                      on_orientation=on_orientation, camera=camera)
+    board.describe(title=title, players=names, orientation=orientation)
     board.update(game)
 
     follow = BoardSink(board, game)
@@ -188,6 +216,9 @@ def _display(
     except OSError as exc:
         raise ValueError(f"--serve {address}: {exc.strerror or exc}") from None
     print(f"kifu: live board at {server.url} (controls: {server.control_url})", file=sys.stderr)
+    if camera is not None:
+        print(f"kifu: camera calibration at {server.url}calibrate?token={server.token}",
+              file=sys.stderr)
     return server
 
 
@@ -256,17 +287,15 @@ def cmd_record(args: argparse.Namespace) -> int:
     size = game.width
     items: Iterable[Item]
     sim = None
+    view = None
     if args.serial is not None:
         items, sim = _serial_readings(args.serial)
     elif args.observations is not None:
         items = load_script(args.observations)
-    elif args.camera is not None:
-        items = _camera_readings(args.camera, size, args.frame_interval)
-    elif args.url is not None:
-        items = _camera_readings(args.url, size, args.frame_interval)
     else:
-        path = args.video if args.video is not None else args.frames
-        items = _camera_readings(path, size, args.frame_interval)
+        spec = next(s for s in (args.camera, args.url, args.video, args.frames) if s is not None)
+        view = CameraView() if args.serve else None
+        items = _camera_readings(spec, size, args.frame_interval, view)
 
     # The source is open: from now on the record is on disk.
     writer = SgfWriter(out, game, properties=properties, setup=setup, moves=moves, times=times)
@@ -279,8 +308,9 @@ def cmd_record(args: argparse.Namespace) -> int:
     commands: queue.Queue[Command] = queue.Queue()
     server = None
     if args.serve:
-        server = _display(args.serve, game, writer, commands, properties, sinks, out.stem)
-    session = Session(tracker, sinks)
+        server = _display(args.serve, game, writer, commands, properties, sinks, out.stem,
+                          camera=view, orientation=args.rotate)
+    session = Session(tracker, sinks, orientation=args.rotate)
     live = args.camera is not None or args.url is not None or args.serial is not None
     if not live and sys.stderr.isatty():
         items = _progress(items, session, sys.stderr)
@@ -290,7 +320,7 @@ def cmd_record(args: argparse.Namespace) -> int:
             target=_keyboard, args=(commands, sys.stdin, sys.stderr, sim), daemon=True
         )
         reader.start()
-        print("say at the keyboard: pass | pass B | resign W | done", file=sys.stderr)
+        print("say at the keyboard: pass | pass B | resign W | done | rotate 90", file=sys.stderr)
         if sim is not None:
             print(f"simulated board on {sim.port}: place D4 b | place Q16 w | lift D4",
                   file=sys.stderr)

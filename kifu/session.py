@@ -2,8 +2,9 @@
 sinks every output goes to.
 
 The source is any iterable of `Observation`s and `Command`s (passes, resignations, "done"
-with the dead stones). Keyboard commands may also arrive on a queue while the source
-runs. `resume` rebuilds a game from the SGF a session wrote, to continue it.
+with the dead stones, the orientation of the readings). Keyboard commands may also arrive
+on a queue while the source runs. `resume` rebuilds a game from the SGF a session wrote,
+to continue it.
 
 The observation script (``kifu record --observations FILE``, for tests and replays) is a
 text file of readings and commands::
@@ -16,7 +17,7 @@ text file of readings and commands::
     .....
     ..X..
     ..?..
-    pass          # the player to move passes (also: pass B, resign W, done)
+    pass          # the player to move passes (also: pass B, resign W, done, rotate 90)
 """
 
 from __future__ import annotations
@@ -30,28 +31,36 @@ from typing import Union
 
 from rules import Color, Game, IllegalMove, MovePlayed, Observation, Phase, Point, Ruleset
 from rules.observation import UNKNOWN
+from rules.rotation import check_rotation, rotate_observation
 
 from . import replay as rp
 from .sgf import Record, SgfError, move_property, parse
 from .sinks import TIME_PROPERTY, Sink
-from .tracker import Announcement, Kind, Output, Tracker
+from .tracker import Announcement, Kind, Oriented, Output, Tracker
 
 
 @dataclasses.dataclass(frozen=True)
 class Command:
     """Something a player says rather than shows: ``pass``, ``resign`` (``color`` says
-    who; the player to move when None) or ``done`` (dead stones agreed: count)."""
+    who; the player to move when None), ``done`` (dead stones agreed: count) or
+    ``orient`` (read the board turned ``degrees`` clockwise from now on)."""
 
     kind: str
     color: Color | None = None
+    degrees: int | None = None
 
-    KINDS = ("pass", "resign", "done")
+    KINDS = ("pass", "resign", "done", "orient")
 
     def __post_init__(self) -> None:
         if self.kind not in self.KINDS:
             raise ValueError(
                 f"unknown command {self.kind!r}: expected one of {', '.join(self.KINDS)}"
             )
+        if (self.kind == "orient") != (self.degrees is not None):
+            needs = "an angle" if self.kind == "orient" else "no angle"
+            raise ValueError(f"the command {self.kind} takes {needs}")
+        if self.degrees is not None:
+            check_rotation(self.degrees)
 
 
 Item = Union[Observation, Command]
@@ -60,14 +69,20 @@ _COLOURS = {"b": Color.BLACK, "black": Color.BLACK, "w": Color.WHITE, "white": C
 
 
 def parse_command(line: str) -> Command:
-    """``pass``, ``pass B``, ``resign white``, ``done`` (any case; ``p`` for pass)."""
+    """``pass``, ``pass B``, ``resign white``, ``done`` (any case; ``p`` for pass), or
+    ``rotate 90`` (the orientation: 0, 90, 180 or 270 degrees clockwise)."""
     words = line.strip().lower().split()
     if not words:
         raise ValueError("empty command")
-    kind = {"p": "pass", "score": "done", "count": "done"}.get(words[0], words[0])
+    kind = {"p": "pass", "score": "done", "count": "done", "rotate": "orient"}.get(
+        words[0], words[0])
+    if kind == "orient":
+        if len(words) != 2 or not words[1].isdigit():
+            raise ValueError(f"cannot read the command {line.strip()!r}: try 'rotate 90'")
+        return Command("orient", degrees=int(words[1]))
     if len(words) > 2 or (len(words) == 2 and words[1] not in _COLOURS):
         raise ValueError(f"cannot read the command {line.strip()!r}: try 'pass', 'pass B', "
-                         f"'resign W' or 'done'")
+                         f"'resign W', 'done' or 'rotate 90'")
     return Command(kind, _COLOURS[words[1]] if len(words) == 2 else None)
 
 
@@ -182,11 +197,16 @@ def resume(data: bytes, rules: Ruleset, name: str = "<sgf>", komi: float | None 
 class Session:
     """Feeds the items of a source to the tracker and hands every output to every sink,
     with its time: a move's time is when its stone was first seen; anything else happens
-    at the time of the latest reading."""
+    at the time of the latest reading.
 
-    def __init__(self, tracker: Tracker, sinks: Sequence[Sink]) -> None:
+    ``orientation`` (0, 90, 180 or 270) turns every reading that many degrees clockwise
+    before the tracker sees it: the side of the camera's picture (or of the sensor board)
+    where Black sits becomes the bottom, row 1. `orient` changes it during the game."""
+
+    def __init__(self, tracker: Tracker, sinks: Sequence[Sink], orientation: int = 0) -> None:
         self.tracker = tracker
         self.sinks = list(sinks)
+        self.orientation = check_rotation(orientation)
         self.readings = 0
         self.outputs: list[Output] = []
 
@@ -207,9 +227,12 @@ class Session:
         tr = self.tracker
         if isinstance(item, Observation):
             self.readings += 1
-            self._emit(tr.feed(item), tr.state_time)
+            self._emit(tr.feed(rotate_observation(item, self.orientation)), tr.state_time)
             return
-        if item.kind == "pass":
+        if item.kind == "orient":
+            assert item.degrees is not None
+            self.orient(item.degrees)
+        elif item.kind == "pass":
             self._emit(tr.pass_(item.color))
         elif item.kind == "resign":
             self._emit(tr.resign(item.color or self.game.to_move))
@@ -218,6 +241,20 @@ class Session:
                 self._emit(tr.finish())
             except ValueError as exc:
                 self._emit([Announcement(Kind.REFUSED, f"cannot count yet: {exc}")])
+
+    def orient(self, degrees: int) -> None:
+        """Read the board turned ``degrees`` clockwise from now on. When that differs from
+        the orientation so far, the game recorded so far is turned by the difference (a
+        turn maps a legal game to the same game on the turned board), so that it still
+        lies where the readings show it. The sinks hear an `Oriented` either way: the
+        SGF writer turns its record, the display its board."""
+        turn = (check_rotation(degrees) - self.orientation) % 360
+        game = self.game
+        width, height = game.width, game.height
+        if turn:
+            self.tracker.turn(turn)
+        self.orientation = degrees
+        self._emit([Oriented(degrees, turn, width, height, game.number)])
 
     def run(self, source: Iterable[Item], commands: queue.Queue[Command] | None = None) -> Game:
         """Handle every item of ``source`` (and any command waiting on ``commands`` before

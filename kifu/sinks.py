@@ -2,7 +2,8 @@
 event, a `SetupStones`, an `Announcement`) and the time it happened, in the same order.
 
 * `SgfWriter` keeps the game record and rewrites the SGF file atomically after every
-  output that changes it, so a crash or a power cut loses nothing. Each move node carries
+  output that changes it (a turn of the orientation turns the whole record), so a crash
+  or a power cut loses nothing. Each move node carries
   the time it was seen, in seconds on the source's clock, as the custom property ``KT``
   ("kifu time"): ``;B[pd]KT[12.40]``.
 * `TerminalAnnouncer` prints one line per output, as text or as JSON.
@@ -18,11 +19,12 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from rules import Color, Game, MovePlayed, Passed, Point, Resigned, Score
+from rules.rotation import rotate_point
 
 from . import replay as rp
 from .announce import Speaker, announce
 from .sgf import Setup, serialise, write_atomically
-from .tracker import Announcement, Output, SetupStones
+from .tracker import Announcement, Oriented, Output, SetupStones
 
 TIME_PROPERTY = "KT"
 """The SGF property that holds the time a move was seen."""
@@ -63,9 +65,11 @@ class SgfWriter:
 
     def __call__(self, item: Output, time: float) -> None:
         """Take an output; rewrite the file if it changed the record."""
-        if isinstance(item, Announcement):
+        if isinstance(item, Announcement) or (isinstance(item, Oriented) and not item.turn):
             return
-        if isinstance(item, MovePlayed):
+        if isinstance(item, Oriented):
+            self.turn(item.turn, item.width, item.height)
+        elif isinstance(item, MovePlayed):
             self.moves.append((item.color, item.point))
             self.times.append(time)
         elif isinstance(item, Passed):
@@ -81,6 +85,18 @@ class SgfWriter:
         elif isinstance(item, Score):
             self.properties["RE"] = item.result()
         self.write()
+
+    def turn(self, degrees: int, width: int, height: int) -> None:
+        """Turn the record's stones and moves ``degrees`` clockwise on their ``width`` x
+        ``height`` board (the game itself was turned the same way: see `Session.orient`)."""
+
+        def turned(points: tuple[Point, ...]) -> tuple[Point, ...]:
+            return tuple(rotate_point(p, width, height, degrees) for p in points)
+
+        self.moves = [(c, None if p is None else rotate_point(p, width, height, degrees))
+                      for c, p in self.moves]
+        s = self.setup
+        self.setup = Setup(turned(s.black), turned(s.white), turned(s.empty), s.to_move)
 
     def data(self) -> bytes:
         """The record as SGF bytes."""
@@ -108,6 +124,9 @@ def _json(item: Output) -> dict[str, Any]:
     if isinstance(item, SetupStones):
         return {"event": "setup", "black": [p.gtp() for p in item.black],
                 "white": [p.gtp() for p in item.white]}
+    if isinstance(item, Oriented):
+        return {"event": "orientation", "orientation": item.orientation, "turn": item.turn,
+                "moves": item.moves, "text": item.text}
     return rp.to_json(item)
 
 
@@ -115,6 +134,8 @@ def text(item: Output) -> str:
     """One line for a person."""
     if isinstance(item, Announcement):
         return f"  !  {item.kind.value}: {item.text}"
+    if isinstance(item, Oriented):
+        return f"  !  orientation: {item.text}"
     if isinstance(item, SetupStones):
         parts = [f"{len(item.black)} black"] if item.black else []
         parts += [f"{len(item.white)} white"] if item.white else []
@@ -149,7 +170,7 @@ class SpokenAnnouncer:
         self.speaker = speaker
 
     def __call__(self, item: Output, time: float) -> None:
-        if isinstance(item, Announcement):
+        if isinstance(item, (Announcement, Oriented)):
             self.speaker.say(item.text)
         elif not isinstance(item, SetupStones):
             sentence = announce(item)

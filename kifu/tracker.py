@@ -26,7 +26,8 @@ What it does with a stream of readings:
 
 Everything the tracker says comes out of `feed`, `pass_`, `resign` and `finish` as a list
 of outputs: the rules' events (`MovePlayed`, `Passed`, `StonesRemoved`, `Resigned`,
-`GameEnded`, `Score`), `SetupStones` and `Announcement`s.
+`GameEnded`, `Score`), `SetupStones` and `Announcement`s. `turn` changes the coordinates
+of everything when the board turns out to be seen from another side.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from rules import (
     Color, Event, Game, IllegalMoveError, MovePlayed, Observation, Phase, Point, Reason,
 )
 from rules.observation import UNKNOWN
+from rules.rotation import rotate_cells, rotate_point
 
 
 class Kind(str, enum.Enum):
@@ -87,7 +89,36 @@ class SetupStones:
     white: tuple[Point, ...] = ()
 
 
-Output = Union[Event, Announcement, SetupStones]
+_TURNS = {90: "a quarter clockwise", 180: "half round", 270: "a quarter anticlockwise"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Oriented:
+    """The orientation of the readings was set (from the calibration page, the keyboard):
+    from now on every reading is turned ``orientation`` degrees clockwise before it is
+    judged. ``turn`` is how far the game recorded so far was turned to stay on the board
+    as now read (0 when the orientation was only confirmed); ``width`` and ``height`` are
+    the board's size before that turn; ``moves`` the moves and passes turned."""
+
+    orientation: int
+    turn: int
+    width: int
+    height: int
+    moves: int
+
+    @property
+    def text(self) -> str:
+        """The sentence said about it."""
+        if not self.turn:
+            return f"Orientation {self.orientation}° confirmed"
+        head = f"Orientation now {self.orientation}°"
+        if not self.moves:
+            return head
+        moves = "the move" if self.moves == 1 else f"the {self.moves} moves"
+        return f"{head}: {moves} so far turned {_TURNS[self.turn]} to match"
+
+
+Output = Union[Event, Announcement, SetupStones, Oriented]
 
 
 def _vertices(points: Iterable[Point]) -> str:
@@ -508,6 +539,25 @@ class Tracker:
 
     # -- from outside -----------------------------------------------------------------------
 
+    def turn(self, degrees: int) -> None:
+        """Turn the game and everything the tracker remembers of the board (the accepted
+        state, the captured stones still lying there) ``degrees`` clockwise: readings
+        turned the same way from now on find the game where they left it."""
+        game = self.game
+        w, h = game.width, game.height
+        game.rotate(degrees)
+        width = game.width
+
+        def index(i: int) -> int:
+            p = rotate_point(Point(i % w, i // w), w, h, degrees)
+            return p.y * width + p.x
+
+        self.pending = {index(i): c for i, c in self.pending.items()}
+        if self.accepted is not None:
+            self.accepted = rotate_cells(self.accepted, w, h, degrees)
+        if self._candidate is not None:
+            self._candidate = rotate_cells(self._candidate, w, h, degrees)
+
     def pass_(self, color: Color | None = None) -> list[Output]:
         """A player passes (said at the keyboard). A wrong-turn pass is announced and not
         recorded. If the board was in trouble, the current state is judged again: a stone
@@ -539,4 +589,4 @@ class Tracker:
         return [ended, score]
 
 
-__all__ = ["Announcement", "Kind", "Output", "SetupStones", "Tracker"]
+__all__ = ["Announcement", "Kind", "Oriented", "Output", "SetupStones", "Tracker"]

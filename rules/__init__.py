@@ -20,12 +20,14 @@ from .handicap import fixed_handicap, star_points_in_order
 from .observation import Observation
 from .point import BLACK, WHITE, Color, CoordinateError, Move, Point, parse_vertex
 from .position import Position
+from .rotation import ROTATIONS, rotate_observation, rotate_point, rotate_position
 from .ruleset import PRESETS, Handicap, KoRule, Ruleset, Scoring, preset
 
 __all__ = [
     "BLACK", "WHITE", "Board", "Color", "CoordinateError", "Event", "Game", "GameEnded",
     "Geometry", "Handicap", "IllegalMove", "IllegalMoveError", "KoRule", "Move", "MovePlayed",
-    "Observation", "PRESETS", "Passed", "Phase", "Point", "Position", "Reason", "Resigned",
-    "Ruleset", "RulesError", "Score", "Scoring", "SideScore", "StonesRemoved",
-    "fixed_handicap", "geometry", "parse_vertex", "preset", "star_points_in_order",
+    "Observation", "PRESETS", "Passed", "Phase", "Point", "Position", "ROTATIONS", "Reason",
+    "Resigned", "Ruleset", "RulesError", "Score", "Scoring", "SideScore", "StonesRemoved",
+    "fixed_handicap", "geometry", "parse_vertex", "preset", "rotate_observation",
+    "rotate_point", "rotate_position", "star_points_in_order",
 ]

@@ -22,6 +22,7 @@ from .events import (
 from .handicap import fixed_handicap
 from .point import Color, Move, Point
 from .position import Position
+from .rotation import check_rotation, rotate_point, rotated_size
 from .ruleset import Handicap, KoRule, Ruleset, preset
 from .scoring import count
 
@@ -363,6 +364,10 @@ class Game:
         actions = self._actions[:-1]
         if self._actions[-1][0] == "handicap":
             actions.pop()  # the handicap's setup goes with it
+        self._replay(actions)
+
+    def _replay(self, actions: list[tuple[Any, ...]]) -> None:
+        """Start again from the empty board and redo ``actions``."""
         self._actions = []
         self._reset()
         for a in actions:
@@ -383,6 +388,43 @@ class Game:
                 self._apply_handicap_moves(a[1])
             elif kind == "resign":
                 self.resign(a[1])
+
+    # -- symmetry ------------------------------------------------------------------------
+
+    def rotate(self, degrees: int) -> None:
+        """Turn the whole game ``degrees`` clockwise (0, 90, 180 or 270) on its board, in
+        place: every setup stone and move goes to its turned point (see
+        `rules.rotation.rotate_point`) and the game is replayed, so that the captures,
+        the ko and superko history, the turn, the phase, the dead stones and the result
+        are those of the same game played on the turned board. A quarter turn of a
+        rectangular board swaps its width and height. Raises ValueError for other angles.
+        """
+        if not check_rotation(degrees):
+            return
+        w, h = self.width, self.height
+        old = self.board.geo.points
+        new_w, new_h = rotated_size(w, h, degrees)
+
+        def turned(i: int) -> int:
+            q = rotate_point(old[i], w, h, degrees)
+            return q.y * new_w + q.x
+
+        actions: list[tuple[Any, ...]] = []
+        for a in self._actions:
+            if a[0] == _MOVE:
+                actions.append((_MOVE, turned(a[1]), *a[2:]))
+            elif a[0] == "setup":
+                b, wh, e = (tuple(turned(i) for i in group) for group in a[1:4])
+                actions.append(("setup", b, wh, e, a[4]))
+            else:
+                actions.append(a)
+        phase, winner = self.phase, self.winner
+        dead = {turned(i) for i in self.dead}
+        self.width, self.height = new_w, new_h
+        self._replay(actions)
+        self.dead = dead
+        if phase is Phase.OVER:
+            self.phase, self.winner = phase, winner
 
     # -- the end -------------------------------------------------------------------------
 

@@ -17,7 +17,8 @@ def test_package_doctests() -> None:
     import rules.game
     import rules.point
     import rules.position
+    import rules.rotation
 
-    for mod in (rules, rules.game, rules.point, rules.position):
+    for mod in (rules, rules.game, rules.point, rules.position, rules.rotation):
         result = doctest.testmod(mod)
         assert result.failed == 0, mod.__name__

@@ -4,13 +4,20 @@ server-sent event stream that pushes every board update to every viewer.
 Addresses (all boards share one page and one event stream)::
 
     GET  /                                  the page (``?token=...`` shows the buttons)
+    GET  /calibrate                         the calibration page (``?board=ID&token=...``):
+                                            the camera's picture, the orientation
     GET  /api/v1/boards                     every board's state, as JSON
     GET  /api/v1/boards/ID                  one board's state
     GET  /api/v1/boards/ID/board.svg        the board drawn (``?rotate=90&size=600``)
     GET  /api/v1/boards/ID/game.sgf         the game record so far
+    GET  /api/v1/boards/ID/camera           the camera: frame number, board found or why not
+    GET  /api/v1/boards/ID/camera.jpg       the latest frame, grid, stones and coordinates
+                                            drawn (``X-Frame``: its number)
     GET  /api/v1/events                     text/event-stream: ``event: board`` messages,
                                             each a board's state plus ``"svg"``
     POST /api/v1/boards/ID/pass|resign      a command; needs ``Authorization: Bearer TOKEN``
+    POST /api/v1/boards/ID/orientation      ``{"rotate": 90}``: turn the readings (0, 90,
+                                            180, 270 degrees clockwise); needs the token
 
 Only the standard library: one thread per connection, a viewer's thread asleep on the feed
 until there is something to send.
@@ -47,6 +54,8 @@ STATIC_TYPES = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
+    "calibrate.html": "text/html; charset=utf-8",
+    "calibrate.js": "text/javascript; charset=utf-8",
 }
 
 
@@ -228,6 +237,8 @@ class _Handler(BaseHTTPRequestHandler):
         d = self.display
         if not parts or parts == ["index.html"]:
             return self._reply(200, d._pages["index.html"], STATIC_TYPES["index.html"])
+        if parts == ["calibrate"]:
+            return self._reply(200, d._pages["calibrate.html"], STATIC_TYPES["calibrate.html"])
         if parts[0] == "static" and len(parts) == 2 and parts[1] in STATIC_TYPES:
             return self._reply(200, d._pages[parts[1]], STATIC_TYPES[parts[1]])
         if parts[:2] != ["api", "v1"]:
@@ -254,6 +265,8 @@ class _Handler(BaseHTTPRequestHandler):
             except ValueError as exc:
                 return self._error(400, str(exc))
             return self._reply(200, svg.encode(), "image/svg+xml")
+        if rest[2:] == ["camera"] or rest[2:] == ["camera.jpg"]:
+            return self._camera(board, rest[2] == "camera.jpg")
         if rest[2:] == ["game.sgf"]:
             data = board.sgf
             if data is None:
@@ -261,6 +274,18 @@ class _Handler(BaseHTTPRequestHandler):
             return self._reply(200, data, "application/x-go-sgf",
                                {"Content-Disposition": f'inline; filename="{board.id}.sgf"'})
         return self._error(404, f"nothing at {url.path}")
+
+    def _camera(self, board: LiveBoard, picture: bool) -> None:
+        camera = board.camera
+        if camera is None:
+            return self._error(404, f"board {board.id} has no camera")
+        if not picture:
+            return self._json(200, camera.status())
+        latest = camera.jpeg(board.snapshot.orientation)
+        if latest is None:
+            return self._error(404, f"board {board.id}: no frame from the camera yet")
+        number, data = latest
+        return self._reply(200, data, "image/jpeg", {"X-Frame": str(number)})
 
     def _events(self, only: str | None) -> None:
         d = self.display
@@ -314,14 +339,22 @@ class _Handler(BaseHTTPRequestHandler):
         if not self.display.authorised(self.headers.get("Authorization"), token):
             return self._error(403, "a command needs the display's token")
         color: Color | None = None
+        degrees: Any = None
         if body:
             try:
                 data = json.loads(body)
                 if data.get("color"):
                     color = Color.parse(str(data["color"]))
+                degrees = data.get("rotate")
             except (ValueError, AttributeError) as exc:
                 return self._error(400, f"bad command body {body[:80]!r}: {exc}")
         try:
+            if parts[4] == "orientation":
+                if not isinstance(degrees, int):
+                    return self._error(400, 'the orientation needs {"rotate": 0|90|180|270}')
+                board.set_orientation(degrees)
+                # Applied by the recording between two readings: the state shows it then.
+                return self._json(202, board.snapshot.to_json())
             board.command(parts[4], color)
         except CommandError as exc:
             return self._error(exc.status, str(exc))

@@ -5,7 +5,9 @@ calls ``update(game, *events)`` after each change, and the board keeps a snapsho
 stones, whose turn, captures, the last move, the latest announcements, and at the end the
 score with its territory). Whoever listens (the display server's feed, a terminal
 announcer) is called with each new snapshot. Commands from the page (pass, resign) go back
-through ``on_command``.
+through ``on_command``; the orientation asked for on the calibration page through
+``on_orientation``. A recording's board may hold its camera's latest frame
+(`kifu.display.camera.CameraView`).
 """
 
 from __future__ import annotations
@@ -21,9 +23,13 @@ from rules import (
     Reason, Resigned, Score, StonesRemoved,
 )
 
+from rules.rotation import check_rotation, rotate_point
+
 from .. import announce as an
 from ..replay import score_json
 from ..svg import board_svg
+from ..tracker import Oriented
+from .camera import CameraView
 
 MAX_ANNOUNCEMENTS = 12
 COMMANDS = ("pass", "resign")
@@ -71,10 +77,15 @@ class Snapshot:
     rules: str = ""
     komi: float | None = None
     controllable: bool = False
+    orientation: int = 0
+    orientable: bool = False
+    camera: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as JSON for programs: rows top first (``.``/``X``/``O``), GTP
-        vertices, colours as ``"B"``/``"W"``, the newest announcement first."""
+        vertices, colours as ``"B"``/``"W"``, the newest announcement first;
+        ``orientation`` is the quarter turn (degrees clockwise) applied to the readings,
+        ``camera`` the address of the latest camera frame (None without a camera)."""
         s = self.score
         return {
             "id": self.id,
@@ -106,6 +117,9 @@ class Snapshot:
             "rules": self.rules,
             "komi": self.komi,
             "controllable": self.controllable,
+            "orientation": self.orientation,
+            "orientable": self.orientable,
+            "camera": f"/api/v1/boards/{self.id}/camera.jpg" if self.camera else None,
         }
 
     def svg(self, rotate: int = 0, size: int | None = None) -> str:
@@ -126,6 +140,7 @@ class Snapshot:
 
 Listener = Callable[["LiveBoard", Snapshot], None]
 CommandHandler = Callable[[str, "Color | None"], None]
+OrientationHandler = Callable[[int], None]
 
 
 class LiveBoard:
@@ -134,14 +149,20 @@ class LiveBoard:
 
     ``on_command`` (optional) carries out "pass" or "resign" (with the colour, None meaning
     the player to move) asked for from the page; it raises `CommandError` to refuse.
+    ``on_orientation`` (optional) takes the orientation asked for from the calibration
+    page (see `set_orientation`). ``camera`` (optional) holds the latest camera frame.
     """
 
     def __init__(self, board_id: str, width: int = 19, height: int | None = None, *,
-                 title: str = "", on_command: CommandHandler | None = None) -> None:
+                 title: str = "", on_command: CommandHandler | None = None,
+                 on_orientation: OrientationHandler | None = None,
+                 camera: CameraView | None = None) -> None:
         if not board_id or not all(c.isalnum() or c in "-_" for c in board_id):
             raise ValueError(f"board id must be letters, digits, '-' or '_': {board_id!r}")
         self.id = board_id
         self.on_command = on_command
+        self.on_orientation = on_orientation
+        self.camera = camera
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
         self._announcement_listeners: list[Callable[[Event | None, str], None]] = []
@@ -150,6 +171,7 @@ class LiveBoard:
             id=board_id, title=title or board_id, position=Position.empty(width, height),
             to_move=Color.BLACK, number=0, captures=(0, 0), phase=Phase.PLAY.value,
             version=0, controllable=on_command is not None,
+            orientable=on_orientation is not None, camera=camera is not None,
         )
 
     # -- reading ----------------------------------------------------------------------
@@ -182,6 +204,29 @@ class LiveBoard:
 
     # -- changing ---------------------------------------------------------------------
 
+    def _change(self, edit: Callable[[Snapshot], Snapshot],
+                said: Sequence[tuple[Event | None, str, str]] = ()) -> Snapshot:
+        """One change, as one new version: ``edit`` applied to the snapshot, then the
+        sentences ``said`` (event, sentence, kind) added to its announcements. The
+        announcement listeners, then the listeners, are told outside the lock."""
+        with self._lock:
+            s = edit(self._snap)
+            for _, text, kind in said:
+                item = Announcement(text, kind, time.time())
+                s = dataclasses.replace(
+                    s, announcements=(s.announcements + (item,))[-MAX_ANNOUNCEMENTS:])
+            s = dataclasses.replace(s, version=self._snap.version + 1,
+                                    controllable=self.on_command is not None)
+            self._snap = s
+            listeners = list(self._listeners)
+            speakers = list(self._announcement_listeners)
+        for event, text, _ in said:
+            for hear in speakers:
+                hear(event, text)
+        for listener in listeners:
+            listener(self, s)
+        return s
+
     def update(self, game: Game | None, *events: Event, announce: bool = True,
                reset: bool = False) -> Snapshot:
         """Take the events (in order) and then the game's state, as one change.
@@ -191,52 +236,47 @@ class LiveBoard:
         move, score) without adding announcements (e.g. catching up on a record at start).
         ``reset`` forgets the announcements, the score and the result first (a new game).
         """
-        with self._lock:
-            s = self._snap
+        said: list[tuple[Event | None, str, str]] = []
+        for event in events if announce else ():
+            text = an.announce(event)
+            if text is not None:
+                said.append((event, text, an.kind(event)))
+
+        def edit(s: Snapshot) -> Snapshot:
             if reset:
                 s = dataclasses.replace(s, announcements=(), score=None, result=None,
                                         last_move=None, last_pass=None, highlight=None, dead=())
-            said: list[tuple[Event, str]] = []
             for event in events:
                 s = _apply(s, event)
-                text = an.announce(event) if announce else None
-                if text is not None:
-                    said.append((event, text))
-                    item = Announcement(text, an.kind(event), time.time())
-                    s = dataclasses.replace(
-                        s, announcements=(s.announcements + (item,))[-MAX_ANNOUNCEMENTS:])
-            if game is not None:
-                s = _from_game(s, game)
-            s = dataclasses.replace(s, version=s.version + 1,
-                                    controllable=self.on_command is not None)
-            self._snap = s
-            listeners = list(self._listeners)
-            speakers = list(self._announcement_listeners)
-        for event, text in said:
-            for hear in speakers:
-                hear(event, text)
-        for listener in listeners:
-            listener(self, s)
-        return s
+            return s if game is None else _from_game(s, game)
+
+        return self._change(edit, said)
 
     def say(self, text: str, kind: str = "note", points: Sequence[Point] = ()) -> Snapshot:
         """Announce a sentence that no rules event carries (a tracker's warning: "stones
         removed that no move captured", "cannot count yet"). The first of ``points``, if
         any, is marked on the board as a refused move is."""
-        with self._lock:
-            s = self._snap
-            item = Announcement(text, kind, time.time())
+        return self._change(
+            lambda s: dataclasses.replace(s, highlight=points[0] if points else s.highlight),
+            [(None, text, kind)])
+
+    def oriented(self, game: Game, change: Oriented) -> Snapshot:
+        """The readings' orientation was set (`kifu.session.Session.orient`): show the
+        new orientation, ``game``'s stones as now turned, the marks (last move, refused
+        point, dead stones) turned with them, and say so."""
+
+        def turned(p: Point) -> Point:
+            return rotate_point(p, change.width, change.height, change.turn)
+
+        def edit(s: Snapshot) -> Snapshot:
             s = dataclasses.replace(
-                s, version=s.version + 1, highlight=points[0] if points else s.highlight,
-                announcements=(s.announcements + (item,))[-MAX_ANNOUNCEMENTS:])
-            self._snap = s
-            listeners = list(self._listeners)
-            speakers = list(self._announcement_listeners)
-        for hear in speakers:
-            hear(None, text)
-        for listener in listeners:
-            listener(self, s)
-        return s
+                s, orientation=change.orientation,
+                last_move=turned(s.last_move) if s.last_move else None,
+                highlight=turned(s.highlight) if s.highlight else None,
+                dead=tuple(sorted(turned(p) for p in s.dead)))
+            return _from_game(s, game)
+
+        return self._change(edit, [(None, change.text, "orientation")])
 
     def publish(self, *events: Event) -> Snapshot:
         """The events alone, the stones unchanged: ``update(None, *events)``."""
@@ -244,11 +284,11 @@ class LiveBoard:
 
     def describe(self, *, title: str | None = None, players: tuple[str, str] | None = None,
                  rules: str | None = None, komi: float | None = None,
-                 result: str | None = None) -> Snapshot:
+                 result: str | None = None, orientation: int | None = None) -> Snapshot:
         """Set what the page shows about the game (only the values given); listeners hear
         of it when something changed."""
         given: dict[str, Any] = {"title": title, "players": players, "rules": rules, "komi": komi,
-                 "result": result}
+                 "result": result, "orientation": orientation}
         with self._lock:
             s = self._snap
             changes = {k: v for k, v in given.items() if v is not None and getattr(s, k) != v}
@@ -273,6 +313,19 @@ class LiveBoard:
         if self.on_command is None:
             raise CommandError(f"board {self.id} takes no commands (it follows a record)")
         self.on_command(name, color)
+
+    def set_orientation(self, degrees: int) -> None:
+        """Ask, through ``on_orientation``, that the readings be turned ``degrees``
+        clockwise (0, 90, 180 or 270) from now on; the snapshot shows it once the
+        recording has done so (see `oriented`). Raises `CommandError` when the angle is
+        not a quarter turn (400) or this board has no orientation to set (409)."""
+        try:
+            check_rotation(degrees)
+        except ValueError as exc:
+            raise CommandError(str(exc), 400) from None
+        if self.on_orientation is None:
+            raise CommandError(f"board {self.id} has no orientation to set (it follows a record)")
+        self.on_orientation(degrees)
 
 
 def _apply(s: Snapshot, event: Event) -> Snapshot:
@@ -347,9 +400,10 @@ EVENTS = (MovePlayed, Passed, IllegalMove, StonesRemoved, Resigned, GameEnded, S
 
 class BoardSink:
     """A recording session's sink (called with each output and its time) that shows the
-    game on ``board``: rules events update it; an announcement of the tracker's (anything
-    with a ``text``, and optionally ``kind``, ``reason`` and ``points``) is said on it; any
-    other output (setup stones) shows the game's stones as they are now."""
+    game on ``board``: rules events update it; a change of orientation turns it; an
+    announcement of the tracker's (anything with a ``text``, and optionally ``kind``,
+    ``reason`` and ``points``) is said on it; any other output (setup stones) shows the
+    game's stones as they are now."""
 
     def __init__(self, board: LiveBoard, game: Game) -> None:
         self.board = board
@@ -359,6 +413,9 @@ class BoardSink:
         """Show one output."""
         if isinstance(item, EVENTS):
             self.board.update(self.game, item)
+            return
+        if isinstance(item, Oriented):
+            self.board.oriented(self.game, item)
             return
         text = getattr(item, "text", None)
         if isinstance(text, str):

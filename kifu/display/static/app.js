@@ -27,6 +27,9 @@ function panelFor(id) {
   root.dataset.board = id;
   root.querySelector(".sgf-link").href = `${API}/boards/${id}/game.sgf`;
   root.querySelector(".json-link").href = `${API}/boards/${id}`;
+  const calibrate = new URLSearchParams({board: id});
+  if (token) calibrate.set("token", token);
+  root.querySelector(".calibrate-link").href = `/calibrate?${calibrate}`;
   root.querySelector(".rotate").addEventListener("click", () => {
     localStorage.setItem("kifu-rotate-" + id, String((rotation(id) + 90) % 360));
     drawBoard(p, p.state);
@@ -97,6 +100,7 @@ function render(s) {
   text(r, ".last-played", last ? "· " + last : "");
   renderScore(r, s);
   renderAnnouncements(r, s, old);
+  r.querySelector(".calibrate-item").hidden = !(s.camera || s.orientable);
   const controls = r.querySelector(".controls");
   controls.hidden = !(token && s.controllable && s.phase !== "over");
 }
