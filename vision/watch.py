@@ -13,8 +13,8 @@ shows is judged against the frames before it:
   part: a warp of the board and some medians) only on frames that need it: when a seen
   point was hidden at the last reading, or looks different from then (a stone was put
   down, the light changed slowly), and while a new label is waiting out its ``persist``
-  frames. Other points keep the label and confidence of their last reading: a still
-  board is read once.
+  frames, and every ``refresh`` seconds anyway. Other points keep the label and
+  confidence of their last reading: a still board is not read on every frame.
 * **Camera bump.** The grid's fit to the lines is checked on still frames; when it has
   slipped (the camera or the board moved), or when most of the board changed at once and
   settled different, the board is located again; until then the frame is all unknown.
@@ -56,6 +56,9 @@ class WatchConfig:
     """A seen point whose look differs this much (measured as ``motion``) from its look at
     the last reading is read again: a stone put down under a hand, or light that changed
     too slowly ever to be motion."""
+    refresh: float = 2.0
+    """Seconds after which the stones are read again even if no point looks different: a
+    misreading that no look reveals (the first one, say) lasts no longer than this."""
     look_radius: float = 0.3
     """Radius (cells) of the disc at each intersection whose mean colour is its look."""
     look_step: float = 0.1
@@ -139,7 +142,7 @@ class BoardWatcher:
 
     ``size`` (9, 13, 19) is the board size; ``source`` names the camera in the observations.
     ``located`` counts how often the board was located (1 on an undisturbed recording);
-    ``reads`` how often the stones were read (none on frames of a still board).
+    ``reads`` how often the stones were read (on a still board, every ``refresh`` seconds).
     """
 
     def __init__(
@@ -167,6 +170,7 @@ class BoardWatcher:
         self._count = np.zeros((size, size), np.int64)  # readings in a row it has held
         self._read_look: Looks | None = None  # every point's look when last read
         self._read_seen = np.zeros((size, size), bool)  # points known at that reading
+        self._read_time = -np.inf  # when that was
 
     def _hidden(self, time: float) -> Observation:
         n = self.size
@@ -241,8 +245,8 @@ class BoardWatcher:
         self._still = looks
         self._last_moved[_grow(moved)] = time
         unknown = time - self._last_moved < cfg.settle
-        if self._needs_reading(looks, unknown):
-            self._read(image, looks, unknown)
+        if self._needs_reading(looks, unknown, time):
+            self._read(image, looks, unknown, time)
         else:
             self._count[unknown] = 0
         assert self._label is not None
@@ -254,20 +258,24 @@ class BoardWatcher:
                            tuple(confidence[::-1].ravel().tolist()),
                            time=time, source=self.source)
 
-    def _needs_reading(self, looks: Looks, unknown: np.ndarray) -> bool:
+    def _needs_reading(self, looks: Looks, unknown: np.ndarray, time: float) -> bool:
         """Whether a seen point may read differently from its label: it was not seen at the
-        last reading, its look has drifted since, or a new label is waiting to persist."""
+        last reading, its look has changed since, a new label is waiting to persist, or
+        the last reading is ``refresh`` seconds old."""
         if self._label is None or self._read_look is None:
             return True
         seen = ~unknown
+        if time - self._read_time >= self.config.refresh:
+            return bool(seen.any())
         stale = ~self._read_seen | differs(looks, self._read_look, self.config.drift)
         waiting = self._candidate != self._label
         return bool((seen & (stale | waiting)).any())
 
-    def _read(self, image: np.ndarray, looks: Looks, unknown: np.ndarray) -> None:
+    def _read(self, image: np.ndarray, looks: Looks, unknown: np.ndarray, time: float) -> None:
         """Read the stones and take the new labels that have persisted."""
         assert self.fit is not None
         self.reads += 1
+        self._read_time = time
         raw, self._confidence = classify(
             features(image, self.fit.homography, self.size, self.stone_config), self.stone_config)
         self._read_look = looks

@@ -12,7 +12,7 @@ from kifu.tracker import Announcement, Tracker
 from rules import Color, Game, Move, MovePlayed, Point, preset
 from rules.observation import UNKNOWN
 from vision.film import Film, Take, script
-from vision.watch import BoardWatcher
+from vision.watch import BoardWatcher, WatchConfig
 
 
 def random_game(size: int, moves: int, seed: int) -> list[Move]:
@@ -101,15 +101,15 @@ def test_no_board_in_view_is_all_unknown() -> None:
     assert not any(isinstance(x, MovePlayed) for x in Tracker(Game("chinese", 19)).feed(obs))
 
 
-def test_a_still_board_is_read_once_not_on_every_frame() -> None:
+def test_a_still_board_is_read_only_every_refresh_seconds_not_on_every_frame() -> None:
     take = Take(width=960, height=540, fps=10.0, hands=False, light=False, seed=2)
     shot = script(random_game(9, 8, seed=6), 9, take)[-1]  # eight stones, nobody moving
     film = Film(9, take)
-    watcher = BoardWatcher(9)
-    for k in range(30):  # every frame with its own camera noise
+    watcher = BoardWatcher(9, config=WatchConfig(refresh=2.0))
+    for k in range(50):  # five seconds, every frame with its own camera noise
         obs = watcher.observe(film.render(shot), k * 0.1)
         assert obs.cells == shot.cells, k
-    assert watcher.reads == 1
+    assert watcher.reads == 3  # at 0, 2 and 4 s
 
 
 def test_a_stone_put_down_after_a_still_period_is_read_again_and_reported() -> None:
