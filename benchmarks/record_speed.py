@@ -2,7 +2,7 @@
 720p and 1080p frames on one core, and the delay from the last hand leaving the board to
 the move event.
 
-    python benchmarks/record_speed.py [--moves 30] [--fps 30] [--stable 0.3]
+    python benchmarks/record_speed.py [--moves 30] [--fps 30] [--stable 0.3] [--repeat 3]
 
 Frames are filmed from the bundled game first (not timed), then read and tracked. The
 delay is measured in the film's own time, to a frame (1/fps); the stability window is
@@ -34,7 +34,8 @@ from vision.film import Film, Take, script  # noqa: E402
 from vision.watch import BoardWatcher  # noqa: E402
 
 
-def measure(width: int, height: int, moves: int, fps: float, stable: float) -> dict[str, float]:
+def measure(width: int, height: int, moves: int, fps: float, stable: float,
+            repeat: int) -> dict[str, float]:
     record = bundled_game()
     take = Take(width=width, height=height, fps=fps, hold=1.2, bump_after=None, seed=7)
     shots = script(record.moves[:moves], 19, take)
@@ -45,17 +46,21 @@ def measure(width: int, height: int, moves: int, fps: float, stable: float) -> d
     for k in range(1, len(shots)):
         if shots[k - 1].hand is not None and shots[k].hand is None:
             left.append(shots[k].time)
-    watcher = BoardWatcher(19)
-    game = Game(preset("chinese"), 19)
-    tracker = Tracker(game, stable_for=stable)
-    watcher.observe(frames[0], shots[0].time)  # locating the board is not tracking
-    moved_at: list[float] = []
-    t0 = time.perf_counter()
-    for shot, frame in zip(shots[1:], frames[1:]):
-        for out in tracker.feed(watcher.observe(frame, shot.time)):
-            if isinstance(out, MovePlayed):
-                moved_at.append(shot.time)
-    elapsed = time.perf_counter() - t0
+    best = float("inf")
+    for _ in range(repeat):  # the machine is shared: the fastest pass is the least disturbed
+        watcher = BoardWatcher(19)
+        game = Game(preset("chinese"), 19)
+        tracker = Tracker(game, stable_for=stable)
+        watcher.observe(frames[0], shots[0].time)  # locating the board is not tracking
+        reads = watcher.reads
+        moved_at: list[float] = []
+        t0 = time.perf_counter()
+        for shot, frame in zip(shots[1:], frames[1:]):
+            for out in tracker.feed(watcher.observe(frame, shot.time)):
+                if isinstance(out, MovePlayed):
+                    moved_at.append(shot.time)
+        best = min(best, time.perf_counter() - t0)
+        reads = watcher.reads - reads
     delays = []
     for t in moved_at:
         before = [x for x in left if x <= t]
@@ -63,7 +68,8 @@ def measure(width: int, height: int, moves: int, fps: float, stable: float) -> d
             delays.append(t - before[-1])
     return {
         "frames": len(frames) - 1,
-        "fps": (len(frames) - 1) / elapsed,
+        "fps": (len(frames) - 1) / best,
+        "reads": reads,
         "moves": len(moved_at),
         "expected": moves,
         "delay_median_ms": 1000 * statistics.median(delays) if delays else float("nan"),
@@ -76,18 +82,20 @@ def main() -> int:
     ap.add_argument("--moves", type=int, default=30)
     ap.add_argument("--fps", type=float, default=30.0, help="the film's frame rate")
     ap.add_argument("--stable", type=float, default=0.3, help="the tracker's stability window (s)")
+    ap.add_argument("--repeat", type=int, default=3, help="timed passes; the fastest counts")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     print(f"tracking path, one core; {args.moves} moves of the bundled game filmed at "
-          f"{args.fps:g} fps; stability window {args.stable * 1000:.0f} ms")
+          f"{args.fps:g} fps; stability window {args.stable * 1000:.0f} ms; fastest of "
+          f"{args.repeat} passes; reads: frames on which the stones were read in full")
     print(f"{'frames':>8} {'size':>10} {'frames/s':>9} {'moves':>7} {'delay median':>13} "
-          f"{'delay max':>10} {'less window':>12}")
+          f"{'delay max':>10} {'less window':>12} {'reads':>6}")
     for w, h in ((1280, 720), (1920, 1080)):
-        r = measure(w, h, args.moves, args.fps, args.stable)
+        r = measure(w, h, args.moves, args.fps, args.stable, args.repeat)
         less = r["delay_median_ms"] - args.stable * 1000
         print(f"{r['frames']:>8.0f} {f'{w}x{h}':>10} {r['fps']:>9.1f} "
               f"{r['moves']:>3.0f}/{r['expected']:<3.0f} {r['delay_median_ms']:>10.0f} ms "
-              f"{r['delay_max_ms']:>7.0f} ms {less:>9.0f} ms")
+              f"{r['delay_max_ms']:>7.0f} ms {less:>9.0f} ms {r['reads']:>6.0f}")
     print("goals: at least 60 frames/s at 1080p; under 300 ms from the hand leaving to the "
           "move event, plus the stability window")
     return 0

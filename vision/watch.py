@@ -1,19 +1,26 @@
 """`BoardWatcher`: follows one board through a stream of frames, cheaply.
 
-The board is located once (`locate`, the slow part); after that each frame is read through
-the known homography (`stones.features` and `stones.classify`: a warp and some medians).
-What a frame shows is judged against the frames before it:
+The board is located once (`locate`, the slow part). After that every frame gets a cheap
+*look*: the mean colour of a small disc of pixels at each intersection, sampled straight
+from the frame through the known homography (no warp of the whole image). What a frame
+shows is judged against the frames before it:
 
-* **Motion and occlusion.** A point whose appearance changed since the previous frame, or
-  did so within the last ``settle`` seconds, is moving (a hand, a stone being put down):
-  it is reported unknown, with the points next to it, so that a hand is never read as
-  stones. Points the classifier is unsure of stay known but carry their low confidence.
+* **Motion and occlusion.** A point whose look changed since the previous frame, or did
+  so within the last ``settle`` seconds, is moving (a hand, a stone being put down): it is
+  reported unknown, with the points next to it, so that a hand is never read as stones.
+  Points the classifier is unsure of stay known but carry their low confidence.
+* **Reading.** The stones are read (`stones.features` and `stones.classify`, the costly
+  part: a warp of the board and some medians) only on frames that need it: when a seen
+  point was hidden at the last reading, or looks different from then (a stone was put
+  down, the light changed slowly), and while a new label is waiting out its ``persist``
+  frames, and every ``refresh`` seconds anyway. Other points keep the label and
+  confidence of their last reading: a still board is not read on every frame.
 * **Camera bump.** The grid's fit to the lines is checked on still frames; when it has
   slipped (the camera or the board moved), or when most of the board changed at once and
   settled different, the board is located again; until then the frame is all unknown.
-* **Flicker.** A point's label changes only when the new label has persisted for
-  ``persist`` frames: noise that makes a point look like a stone for a frame never
-  reaches the tracker.
+* **Flicker.** A point's label changes only when the new label has been read on
+  ``persist`` frames in a row in which the point was seen: noise that makes a point look
+  like a stone for a frame never reaches the tracker.
 * **No board.** While the board cannot be found, every point is unknown.
 
 Raw labels are reported, without the Go-sense correction of a single photo: on a live
@@ -24,11 +31,13 @@ from __future__ import annotations
 
 import dataclasses
 
+import cv2
 import numpy as np
 
 from rules import Observation
 from rules.observation import UNKNOWN
 
+from . import grid
 from .config import STONES, StoneConfig
 from .errors import BoardNotFound
 from .locate import GridFit, lattice_score, locate, to_gray
@@ -40,7 +49,20 @@ class WatchConfig:
     """Thresholds of frame-to-frame watching."""
 
     motion: float = 12.0
-    """A change of a point's lightness or chroma (0..255 Lab) larger than this is motion."""
+    """A change of a point's look larger than this from one frame to the next is motion:
+    of its lightness, or of its colour (the distance in the a-b plane), on OpenCV's
+    0..255 Lab scale."""
+    drift: float = 6.0
+    """A seen point whose look differs this much (measured as ``motion``) from its look at
+    the last reading is read again: a stone put down under a hand, or light that changed
+    too slowly ever to be motion."""
+    refresh: float = 2.0
+    """Seconds after which the stones are read again even if no point looks different: a
+    misreading that no look reveals (the first one, say) lasts no longer than this."""
+    look_radius: float = 0.3
+    """Radius (cells) of the disc at each intersection whose mean colour is its look."""
+    look_step: float = 0.1
+    """Spacing (cells) of the pixels sampled in that disc."""
     settle: float = 0.1
     """Seconds a point stays unknown after it last moved."""
     persist: int = 3
@@ -58,15 +80,69 @@ class WatchConfig:
 WATCH = WatchConfig()
 
 
-Looks = tuple[np.ndarray, np.ndarray]
-"""Lightness and chroma of every point, (size, size) each, row 0 at the top."""
+Looks = np.ndarray
+"""Lightness, a and b (Lab, 0..255) of every point's look: (3, size, size) float32, row 0
+at the top."""
+
+
+def look_offsets(cfg: WatchConfig = WATCH) -> np.ndarray:
+    """Where a point's look is sampled, relative to the intersection in lattice units: the
+    points of a square grid of step ``look_step`` inside a disc of ``look_radius``; (m, 2)."""
+    k = int(np.floor(cfg.look_radius / cfg.look_step + 1e-9))
+    steps = np.arange(-k, k + 1) * cfg.look_step
+    dx, dy = np.meshgrid(steps, steps)
+    inside = dx ** 2 + dy ** 2 <= cfg.look_radius ** 2 + 1e-9
+    out: np.ndarray = np.c_[dx[inside], dy[inside]]
+    return out
+
+
+def look_pixels(homography: np.ndarray, size: int, shape: tuple[int, ...],
+                cfg: WatchConfig = WATCH) -> np.ndarray:
+    """Flat pixel indexes (row * width + column) of the pixels sampled for the looks in an
+    image of ``shape``, clipped to the image: (m, size * size), the k-th sample of every
+    point in row k, points row by row from the top."""
+    offsets = look_offsets(cfg)
+    pts = offsets[:, None, :] + grid.lattice(size)[None, :, :]
+    xy = np.rint(grid.apply(homography, pts.reshape(-1, 2))).astype(np.intp)
+    x = np.clip(xy[:, 0], 0, shape[1] - 1)
+    y = np.clip(xy[:, 1], 0, shape[0] - 1)
+    out: np.ndarray = (y * shape[1] + x).reshape(len(offsets), size * size)
+    return out
+
+
+def look(image: np.ndarray, pixels: np.ndarray, size: int) -> Looks:
+    """Every point's look in ``image`` (BGR, BGRA or grey, uint8): the Lab colour of the
+    mean of its ``pixels`` (from `look_pixels`); (3, size, size) float32."""
+    channels = 1 if image.ndim == 2 else image.shape[2]
+    samples = np.take(image.reshape(-1, channels), pixels, axis=0)  # (m, points, channels)
+    mean = samples.sum(axis=0, dtype=np.float32)
+    mean *= 1.0 / (255.0 * len(pixels))
+    bgr = mean[:, :3] if channels >= 3 else np.repeat(mean, 3, axis=1)
+    lab = cv2.cvtColor(np.ascontiguousarray(bgr).reshape(size, size, 3), cv2.COLOR_BGR2LAB)
+    # Float Lab comes as L 0..100 and a, b around 0: put it on the 0..255 scale of 8 bits.
+    out: np.ndarray = np.moveaxis(lab, 2, 0) * _LAB_SCALE + _LAB_SHIFT
+    return out
+
+
+_LAB_SCALE = np.array([255.0 / 100.0, 1.0, 1.0], np.float32)[:, None, None]
+_LAB_SHIFT = np.array([0.0, 128.0, 128.0], np.float32)[:, None, None]
+
+
+def differs(a: Looks, b: Looks, limit: float) -> np.ndarray:
+    """Points (size, size) whose looks ``a`` and ``b`` differ by more than ``limit`` in
+    lightness, or in colour (distance in the a-b plane)."""
+    light = np.abs(a[0] - b[0]) > limit
+    colour = np.hypot(a[1] - b[1], a[2] - b[2]) > limit
+    out: np.ndarray = light | colour
+    return out
 
 
 class BoardWatcher:
     """Turns frames of one board into `Observation`s, locating the board only when needed.
 
     ``size`` (9, 13, 19) is the board size; ``source`` names the camera in the observations.
-    ``located`` counts how often the board was located (1 on an undisturbed recording).
+    ``located`` counts how often the board was located (1 on an undisturbed recording);
+    ``reads`` how often the stones were read (on a still board, every ``refresh`` seconds).
     """
 
     def __init__(
@@ -79,6 +155,9 @@ class BoardWatcher:
         self.stone_config = stone_config
         self.fit: GridFit | None = None
         self.located = 0
+        self.reads = 0
+        self._pixels: np.ndarray | None = None  # look_pixels of the fit
+        self._shape: tuple[int, ...] = ()  # the image shape they are for
         self._previous: Looks | None = None  # the last frame's look of every point
         self._still: Looks | None = None  # the look before the whole view last changed
         self._shaking = False
@@ -86,8 +165,12 @@ class BoardWatcher:
         self._checked = -np.inf  # when that was last checked
         self._last_moved = np.full((size, size), -np.inf)
         self._label: np.ndarray | None = None  # labels reported, (size, size)
-        self._candidate = np.zeros((size, size), np.int64)  # a new label seen lately
-        self._count = np.zeros((size, size), np.int64)  # frames it has been seen in a row
+        self._confidence = np.zeros((size, size))  # of the last reading
+        self._candidate = np.zeros((size, size), np.int64)  # the last reading's labels
+        self._count = np.zeros((size, size), np.int64)  # readings in a row it has held
+        self._read_look: Looks | None = None  # every point's look when last read
+        self._read_seen = np.zeros((size, size), bool)  # points known at that reading
+        self._read_time = -np.inf  # when that was
 
     def _hidden(self, time: float) -> Observation:
         n = self.size
@@ -102,11 +185,26 @@ class BoardWatcher:
         self.fit = fit
         self.located += 1
         self._score = lattice_score(to_gray(image), fit)
+        self._pixels = None
+        self._read_seen[:] = False  # the old readings were through another homography
         return True
 
-    def _changed(self, a: Looks, b: Looks) -> np.ndarray:
-        limit = self.config.motion
-        return (np.abs(a[0] - b[0]) > limit) | (np.abs(a[1] - b[1]) > limit)  # type: ignore[no-any-return]
+    def _look(self, image: np.ndarray) -> Looks:
+        assert self.fit is not None
+        if self._pixels is None or image.shape != self._shape:
+            self._pixels = look_pixels(self.fit.homography, self.size, image.shape, self.config)
+            self._shape = image.shape
+        return look(image, self._pixels, self.size)
+
+    def _relocate(self, image: np.ndarray, time: float) -> bool:
+        """Locate the board again after the view moved; False when it cannot be found.
+        Every point is moving as of ``time``."""
+        self._last_moved[:] = time
+        if not self._locate(image):
+            self._previous = None
+            return False
+        self._previous = self._look(image)
+        return True
 
     def observe(self, image: np.ndarray, time: float) -> Observation:
         """What ``image`` (BGR, uint8), taken at ``time`` seconds, shows of the board."""
@@ -115,14 +213,12 @@ class BoardWatcher:
             if not self._locate(image):
                 return self._hidden(time)
             self._previous = None
-        assert self.fit is not None
-        f = features(image, self.fit.homography, self.size, self.stone_config)
-        looks = (f.light, f.chroma)
+        looks = self._look(image)
         previous, self._previous = self._previous, looks
         if previous is None:
             moved = np.zeros((self.size, self.size), bool)
         else:
-            moved = self._changed(looks, previous)
+            moved = differs(looks, previous, cfg.motion)
         if moved.mean() >= cfg.bump_share:
             # The whole view is changing: the camera or the light, or everything at once.
             self._shaking = True
@@ -131,51 +227,69 @@ class BoardWatcher:
         if self._shaking:
             self._shaking = False
             still = self._still
-            if still is not None and self._changed(looks, still).mean() >= cfg.bump_share:
+            if still is not None and differs(looks, still, cfg.motion).mean() >= cfg.bump_share:
                 # The view settled somewhere else: find the board again.
-                if not self._locate(image):
-                    self._previous = None
+                if not self._relocate(image, time):
                     return self._hidden(time)
-                assert self.fit is not None
-                f = features(image, self.fit.homography, self.size, self.stone_config)
-                looks = self._previous = (f.light, f.chroma)
-                self._last_moved[:] = time
+                assert self._previous is not None
+                looks = self._previous
         elif not moved.any() and time - self._checked >= cfg.check_every:
             self._checked = time
+            assert self.fit is not None
             if lattice_score(to_gray(image), self.fit) < cfg.misaligned * self._score:
                 # The grid slipped off the lines: the camera or the board moved.
-                self._last_moved[:] = time
-                if not self._locate(image):
-                    self._previous = None
+                if not self._relocate(image, time):
                     return self._hidden(time)
-                assert self.fit is not None
-                f = features(image, self.fit.homography, self.size, self.stone_config)
-                looks = self._previous = (f.light, f.chroma)
+                assert self._previous is not None
+                looks = self._previous
         self._still = looks
         self._last_moved[_grow(moved)] = time
         unknown = time - self._last_moved < cfg.settle
-        raw, confidence = classify(f, self.stone_config)
-        labels = np.where(unknown, UNKNOWN, self._steady(raw, unknown))
+        if self._needs_reading(looks, unknown, time):
+            self._read(image, looks, unknown, time)
+        else:
+            self._count[unknown] = 0
+        assert self._label is not None
+        labels = np.where(unknown, UNKNOWN, self._label)
+        confidence = np.where(unknown, 0.0, self._confidence)
         # Row 0 of the arrays is the top of the image; observations start at the bottom.
-        cells = tuple(int(c) for c in labels[::-1].ravel())
-        conf = tuple(float(c) for c in np.where(unknown, 0.0, confidence)[::-1].ravel())
         n = self.size
-        return Observation(n, n, cells, conf, time=time, source=self.source)
+        return Observation(n, n, tuple(labels[::-1].ravel().tolist()),
+                           tuple(confidence[::-1].ravel().tolist()),
+                           time=time, source=self.source)
 
+    def _needs_reading(self, looks: Looks, unknown: np.ndarray, time: float) -> bool:
+        """Whether a seen point may read differently from its label: it was not seen at the
+        last reading, its look has changed since, a new label is waiting to persist, or
+        the last reading is ``refresh`` seconds old."""
+        if self._label is None or self._read_look is None:
+            return True
+        seen = ~unknown
+        if time - self._read_time >= self.config.refresh:
+            return bool(seen.any())
+        stale = ~self._read_seen | differs(looks, self._read_look, self.config.drift)
+        waiting = self._candidate != self._label
+        return bool((seen & (stale | waiting)).any())
 
-    def _steady(self, raw: np.ndarray, unknown: np.ndarray) -> np.ndarray:
-        """Labels after hysteresis: a known point takes a new label once it has read so
-        for ``persist`` frames in a row in which it was seen."""
+    def _read(self, image: np.ndarray, looks: Looks, unknown: np.ndarray, time: float) -> None:
+        """Read the stones and take the new labels that have persisted."""
+        assert self.fit is not None
+        self.reads += 1
+        self._read_time = time
+        raw, self._confidence = classify(
+            features(image, self.fit.homography, self.size, self.stone_config), self.stone_config)
+        self._read_look = looks
+        self._read_seen = ~unknown
         if self._label is None:
             self._label = raw.copy()
-            return self._label
+            self._candidate = raw.copy()
+            return
         same = raw == self._candidate
-        # Only frames in which a point is seen count towards its persistence.
+        # Only readings in which a point is seen count towards its persistence.
         self._count = np.where(unknown, 0, np.where(same, self._count + 1, 1))
         self._candidate = raw.copy()
         take = ~unknown & (raw != self._label) & (self._count >= self.config.persist)
         self._label = np.where(take, raw, self._label)
-        return self._label
 
 
 def _grow(mask: np.ndarray) -> np.ndarray:

@@ -1,5 +1,6 @@
 """`BoardWatcher` on filmed games: hands are never read as stones, a flicker never reaches
-the tracker, a bumped camera is followed, and a game comes out move for move."""
+the tracker, a bumped camera is followed, and a game comes out move for move; the stones
+are read only when a point may read differently, never on every frame of a still board."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ import random
 import numpy as np
 
 from kifu.tracker import Announcement, Tracker
-from rules import Game, Move, MovePlayed, Point, preset
+from rules import Color, Game, Move, MovePlayed, Point, preset
 from rules.observation import UNKNOWN
 from vision.film import Film, Take, script
-from vision.watch import BoardWatcher
+from vision.watch import BoardWatcher, WatchConfig
 
 
 def random_game(size: int, moves: int, seed: int) -> list[Move]:
@@ -98,3 +99,65 @@ def test_no_board_in_view_is_all_unknown() -> None:
     assert set(obs.cells) == {UNKNOWN}
     assert watcher.located == 0
     assert not any(isinstance(x, MovePlayed) for x in Tracker(Game("chinese", 19)).feed(obs))
+
+
+def test_a_still_board_is_read_only_every_refresh_seconds_not_on_every_frame() -> None:
+    take = Take(width=960, height=540, fps=10.0, hands=False, light=False, seed=2)
+    shot = script(random_game(9, 8, seed=6), 9, take)[-1]  # eight stones, nobody moving
+    film = Film(9, take)
+    watcher = BoardWatcher(9, config=WatchConfig(refresh=2.0))
+    for k in range(50):  # five seconds, every frame with its own camera noise
+        obs = watcher.observe(film.render(shot), k * 0.1)
+        assert obs.cells == shot.cells, k
+    assert watcher.reads == 3  # at 0, 2 and 4 s
+
+
+def test_a_stone_put_down_after_a_still_period_is_read_again_and_reported() -> None:
+    take = Take(width=960, height=540, fps=10.0, light=False, seed=2)
+    moves = [Move(Color.BLACK, Point(4, 4)), Move(Color.WHITE, Point(2, 6))]
+    shots = script(moves, 9, take)
+    film = Film(9, take)
+    watcher = BoardWatcher(9)
+    reads_when_still = None
+    for shot in shots:
+        obs = watcher.observe(film.render(shot), shot.time)
+        if shot.hand is not None and reads_when_still is None:
+            reads_when_still = watcher.reads  # a second of still frames went before the hand
+    assert reads_when_still == 1
+    assert obs.cells == shots[-1].cells  # both stones, and nothing else
+    # Each move is read a few times, as its stone settles: not on every one of the frames.
+    assert watcher.reads - reads_when_still <= 2 * (1 + watcher.config.persist) < len(shots) // 2
+
+
+def test_a_new_stone_is_reported_once_read_on_persist_frames_in_a_row() -> None:
+    take = Take(width=960, height=540, fps=10.0, hands=False, light=False, seed=4)
+    shots = script([Move(Color.BLACK, Point(4, 4))], 9, take)
+    film = Film(9, take)
+    empty, stone = shots[0], shots[-1]
+    watcher = BoardWatcher(9)
+    e5 = []
+    for k in range(20):  # the stone appears at once in frame 5 (no hand seen)
+        obs = watcher.observe(film.render(empty if k < 5 else stone), k * 0.1)
+        e5.append(obs.cells[4 * 9 + 4])
+    runs = [c for k, c in enumerate(e5) if k == 0 or e5[k - 1] != c]
+    assert runs == [0, UNKNOWN, 0, 1]  # empty, moving, empty until it persists, black
+    persist = watcher.config.persist
+    assert e5.count(0) == 5 + persist - 1
+    # The first reading, then one on each frame while the new label was persisting.
+    assert watcher.reads == 1 + persist
+
+
+def test_a_change_too_slow_to_be_motion_is_still_read_and_reported() -> None:
+    take = Take(width=960, height=540, fps=10.0, hands=False, light=False, seed=4)
+    shots = script([Move(Color.BLACK, Point(4, 4))], 9, take)
+    film = Film(9, take)
+    empty = film.render(shots[0]).astype(np.float32)
+    stone = film.render(shots[-1]).astype(np.float32)
+    watcher = BoardWatcher(9)
+    steps = 40  # each frame a 40th of the way: far less change than motion
+    for k in range(steps + 5):
+        share = min(k, steps) / steps
+        frame = np.rint((1 - share) * empty + share * stone).astype(np.uint8)
+        obs = watcher.observe(frame, k * 0.1)
+        assert UNKNOWN not in obs.cells, k
+    assert obs.cells == shots[-1].cells
