@@ -49,6 +49,24 @@ class LocateConfig:
     the net's cells, and the better kept."""
     min_confidence: float = 0.15
     """Below this lattice score the board counts as not found."""
+    recheck_below: float = 0.45
+    """A grid found from the net of lines with less confidence than this (or none) is
+    looked for again inside the board's outline from its two families of straight lines
+    (`vision.lines`), at every size, and the best kept. On the Roboflow photos the grids
+    read at a wrong size all scored under 0.45; the stone sets' right ones 0.16 to 0.74."""
+    outline_reach: tuple[float, float] = (1.15, 0.15)
+    """(inside, outside): how far (cells) the grid's outer lines may lie inside and outside
+    that outline (the board's edge, a cell or less outside the grid)."""
+    segment_min: float = 0.03
+    """Straight segments shorter than this share of the image's longer side are ignored."""
+    vanishing_tolerance: float = 1.5
+    """Degrees by which a segment may miss its family's vanishing point."""
+    vanishing_trials: int = 300
+    """RANSAC trials (pairs of segments) per vanishing point."""
+    family_share: float = 0.05
+    """A family of lines must hold at least this share of the segments' total length."""
+    outline_percentiles: tuple[float, float] = (1.0, 99.0)
+    """The outline spans these percentiles of the families' segment ends (strays cut)."""
 
 
 @dataclasses.dataclass(frozen=True)

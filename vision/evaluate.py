@@ -54,22 +54,47 @@ def single_stone_rows(size: int, point: str, color: str) -> list[str]:
     return ["".join(r) for r in grid]
 
 
-def corner_error_cells(found: np.ndarray, labelled: np.ndarray, size: int) -> float:
-    """The largest distance, in cells, between a labelled grid corner and the found corner
-    matched to it (the matching is the best of the four cyclic orders and their reverses).
-    A cell at a corner is the mean length of the two labelled sides there over ``size - 1``."""
+def _matched(found: np.ndarray, labelled: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The labelled corners in cyclic order, the found corners matched to them (the best of
+    the four cyclic orders and their reverses), and the cell length at each labelled corner
+    (the mean length of the two labelled sides there over the board's lines less one, left
+    to the caller): (4, 2), (4, 2), (4,)."""
     f = np.asarray(found, dtype=np.float64).reshape(4, 2)
     lab = np.asarray(labelled, dtype=np.float64).reshape(4, 2)
     # Put the labels in cyclic order around their centre (the files list them in any order).
     c = lab.mean(axis=0)
     lab = lab[np.argsort(np.arctan2(lab[:, 1] - c[1], lab[:, 0] - c[0]))]
-    cell = np.array([
-        (np.linalg.norm(lab[k] - lab[k - 1]) + np.linalg.norm(lab[k] - lab[(k + 1) % 4])) / 2
-        for k in range(4)]) / (size - 1)
-    best = np.inf
+    sides = np.array([(np.linalg.norm(lab[k] - lab[k - 1]) + np.linalg.norm(lab[k] - lab[(k + 1) % 4])) / 2
+                      for k in range(4)])
+    best, match = np.inf, f
     for order in (f, f[::-1]):
         for s in range(4):
             g = np.roll(order, s, axis=0)
-            err = float(np.max(np.linalg.norm(g - lab, axis=1) / cell))
-            best = min(best, err)
-    return best
+            err = float(np.max(np.linalg.norm(g - lab, axis=1) / sides))
+            if err < best:
+                best, match = err, g
+    return lab, match, sides
+
+
+def corner_error_cells(found: np.ndarray, labelled: np.ndarray, size: int) -> float:
+    """The largest distance, in cells, between a labelled grid corner and the found corner
+    matched to it (the matching is the best of the four cyclic orders and their reverses).
+    A cell at a corner is the mean length of the two labelled sides there over ``size - 1``."""
+    lab, match, sides = _matched(found, labelled)
+    return float(np.max(np.linalg.norm(match - lab, axis=1) / (sides / (size - 1))))
+
+
+def corner_offsets(found: np.ndarray, labelled: np.ndarray, size: int) -> np.ndarray:
+    """Where each labelled corner lies from the found corner matched to it, in cells: (4, 2)
+    rows of (inward, across), inward along the line from the found corner to the found
+    grid's centre, across at right angles to it. A set of labels drawn as boxes around the
+    corners shows a steady inward offset where the grid found is right."""
+    lab, match, sides = _matched(found, labelled)
+    cell = sides / (size - 1)
+    d = lab - match
+    u = match.mean(axis=0) - match
+    u = u / np.linalg.norm(u, axis=1, keepdims=True)
+    inward = np.sum(d * u, axis=1) / cell
+    across = (d[:, 0] * u[:, 1] - d[:, 1] * u[:, 0]) / cell
+    out: np.ndarray = np.c_[inward, across]
+    return out

@@ -11,7 +11,12 @@ Steps, each a function of its own:
    the lattice (size, spacing, offset) whose lines fall on the peaks and whose mid-lines
    fall between them.
 5. `refine`: every intersection re-measured in a rectified view and the homography refitted
-   to them with RANSAC, a few passes.
+   to them with RANSAC, a few passes; `grow`: the lattice extended line by line while the
+   grid goes on.
+
+Where the net of lines gives no grid it trusts (pale boards with faint broken lines, boards
+crowded with stones), the grid is looked for again inside the board's outline that the two
+families of straight lines span (`vision.lines`), at every size, and the better kept.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import numpy as np
 from . import grid
 from .config import LOCATE, SIZES, LocateConfig
 from .errors import BoardNotFound
+from .lines import board_outline
 
 
 @dataclasses.dataclass(frozen=True)
@@ -177,10 +183,19 @@ def _comb_fit(profile: np.ndarray, lo: float, hi: float, size: int,
     roughly are: the outer lattice lines must lie within ``reach`` = (inside, outside) cells
     of them. Around the net of lines (which stones on the edge widen by up to half a cell)
     that is (0.6, 0.15); around the cells found (stones on the edge hide the outermost
-    ones), (0.15, 1.15). Returns (score, a, d); score is (lines - highest in-between) / spread of profile."""
+    ones), (0.15, 1.15); around the board's outline (its edge), (1.15, 0.15). Returns
+    (score, a, d); score is (lines - highest in-between) / spread of profile."""
     span = hi - lo
     n = size - 1
-    xs = np.arange(len(profile), dtype=np.float64)
+    # The profile at every quarter pixel, looked up by index: positions rounded to a quarter
+    # pixel are as good as interpolated ones on a profile blurred over several pixels.
+    fine = np.interp(np.arange(0.0, len(profile) - 1 + 1e-9, 0.25),
+                     np.arange(len(profile), dtype=np.float64), profile)
+
+    def at(x: np.ndarray) -> np.ndarray:
+        out: np.ndarray = fine[np.rint(x * 4).astype(np.intp)]
+        return out
+
     spread = float(np.std(profile)) + 1e-9
     inside, outside = reach
     # Every (offset, spacing) pair allowed, scored at once.
@@ -196,10 +211,10 @@ def _comb_fit(profile: np.ndarray, lo: float, hi: float, size: int,
     ad = np.concatenate(pairs)
     a, d = ad[:, :1], ad[:, 1:]
     lines = a + d * np.arange(size)[None, :]
-    on = np.interp(lines, xs, profile).mean(axis=1)
+    on = at(lines).mean(axis=1)
     # A lattice two, three or four times too coarse has lines at one of these fractions of
     # its cells; the true one has troughs there.
-    off = np.max([np.interp(lines[:, :-1] + f * d, xs, profile).mean(axis=1)
+    off = np.max([at(lines[:, :-1] + f * d).mean(axis=1)
                   for f in (0.5, 1 / 3, 2 / 3, 0.25, 0.75)], axis=0)
     score = (on - off) / spread
     i = int(np.argmax(score))
@@ -433,14 +448,43 @@ def lattice_score(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) ->
     return float(np.clip(min(scores) / 4.0, 0.0, 1.0))
 
 
-def _fit_from(small: np.ndarray, quad: np.ndarray, size: int | None, cfg: LocateConfig,
-              reach: tuple[float, float]) -> GridFit:
-    """Lattice fit in ``quad``, refined, grown to the whole grid, refined, and scored."""
-    fit = fit_lattice(small, quad, size, cfg, reach)
+def _fit_from(small: np.ndarray, quad: np.ndarray, lines: int | None, size: int | None,
+              cfg: LocateConfig, reach: tuple[float, float]) -> GridFit:
+    """Lattice fit in ``quad`` (of ``lines`` lines, or the size that fits best), refined,
+    grown to the whole grid (up to ``size`` lines if given), refined, and scored."""
+    fit = fit_lattice(small, quad, lines, cfg, reach)
     fit = refine(small, fit, cfg)
     fit = grow(small, fit, size, cfg)
     fit = refine(small, fit, cfg)
     return GridFit(fit.homography, fit.size, lattice_score(small, fit, cfg))
+
+
+def _from_net(small: np.ndarray, size: int | None, cfg: LocateConfig) -> GridFit | None:
+    """The grid around the net of lines most like a grid, or None if there is none."""
+    try:
+        comp = grid_component(line_mask(small, cfg), cfg)
+    except BoardNotFound:
+        return None
+    fit = _fit_from(small, outer_quad(comp), size, size, cfg, (0.6, 0.15))
+    if fit.confidence < cfg.retry_below:
+        # The net may have taken in the board's edge or a frame: fit again around its cells.
+        cells = cell_mask(comp)
+        if cells is not None:
+            other = _fit_from(small, outer_quad(cells), size, size, cfg, (0.15, 1.15))
+            if other.confidence > fit.confidence:
+                fit = other
+    return fit
+
+
+def _from_outline(small: np.ndarray, size: int | None, cfg: LocateConfig) -> GridFit | None:
+    """The best grid inside the board's outline from its straight lines, every size tried
+    (each grown to the whole grid first), or None if there is no outline."""
+    quad = board_outline(small, cfg)
+    if quad is None:
+        return None
+    fits = [_fit_from(small, quad, n, size, cfg, cfg.outline_reach) for n in (size,) if n] or \
+        [_fit_from(small, quad, n, size, cfg, cfg.outline_reach) for n in SIZES]
+    return max(fits, key=lambda f: f.confidence)
 
 
 def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCATE) -> GridFit:
@@ -452,15 +496,14 @@ def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCAT
         raise ValueError(f"board size must be one of {SIZES}, got {size!r}")
     gray = to_gray(image)
     small, back = working_image(gray, cfg)
-    comp = grid_component(line_mask(small, cfg), cfg)
-    fit = _fit_from(small, outer_quad(comp), size, cfg, (0.6, 0.15))
-    if fit.confidence < cfg.retry_below:
-        # The net may have taken in the board's edge or a frame: fit again around its cells.
-        cells = cell_mask(comp)
-        if cells is not None:
-            other = _fit_from(small, outer_quad(cells), size, cfg, (0.15, 1.15))
-            if other.confidence > fit.confidence:
-                fit = other
+    fit = _from_net(small, size, cfg)
+    if fit is None or fit.confidence < cfg.recheck_below:
+        other = _from_outline(small, size, cfg)
+        if other is not None and (fit is None or other.confidence > fit.confidence):
+            fit = other
+    if fit is None:
+        raise BoardNotFound(f"no net of lines enclosing at least {cfg.min_holes} alike cells, "
+                            "and no two families of straight lines")
     if fit.confidence < cfg.min_confidence:
         raise BoardNotFound(f"grid lines too weak to trust (confidence {fit.confidence:.2f})")
     h = grid.upright(grid.scaled(fit.homography, back), fit.size)

@@ -10,6 +10,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.conftest import ROOT, VISION_DATA, need
@@ -68,12 +69,29 @@ def test_every_photo_with_stones_stays_above_the_overall_floor(tallies) -> None:
 
 def test_boards_found_and_corners_on_roboflow(tallies) -> None:
     t = tallies["roboflow-corners/train"]
-    # The labels are the centres of boxes around each corner and sit a few pixels inside
-    # the true intersection (seen on 44_jpg...), so a quarter cell is a hard line to hold.
-    assert t.found >= 228  # (234 of 270)
+    assert t.found >= 255  # (260 of 270)
     within = sum(e <= 0.25 for e in t.corner_errors)
-    assert within >= 88  # (92)
-    assert sorted(t.corner_errors)[len(t.corner_errors) // 2] <= 0.30  # (0.289)
+    assert within >= 110  # (115)
+    assert sorted(t.corner_errors)[len(t.corner_errors) // 2] <= 0.28  # (0.263)
+
+
+def test_roboflow_labels_sit_inside_the_corners_found_and_agree_once_that_is_allowed_for(tallies) -> None:
+    # The labels are the centres of boxes drawn around each corner: they lie a steady
+    # 0.15 cell inside the intersection (seen on 44_jpg..., 50_jpg..., 70_jpg...), which
+    # Tengen's hand-placed labels do not (0.005). With that offset taken off, the corners
+    # found agree with the labels to a quarter cell on most boards read at 19x19.
+    offsets = np.concatenate(tallies["roboflow-corners/train"].label_offsets)
+    inward = float(np.median(offsets[:, 0]))
+    assert 0.1 <= inward <= 0.2  # (0.152)
+    assert float(np.median(np.abs(offsets[:, 1]))) <= 0.07  # across (0.051)
+    worst = np.linalg.norm(offsets - [inward, 0.0], axis=1).reshape(-1, 4).max(axis=1)
+    assert np.mean(worst <= 0.25) >= 0.78  # (82.3%)
+    tengen = np.concatenate(tallies["tengen/angled_easy"].label_offsets)
+    assert abs(float(np.median(tengen[:, 0]))) <= 0.03  # (0.005)
+
+
+def test_nearly_every_board_is_found(tallies) -> None:
+    assert tallies["all"].found >= 362  # (367 of 378)
 
 
 def test_tengen_angled_corners_within_a_tenth_of_a_cell(tallies) -> None:
