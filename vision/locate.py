@@ -198,17 +198,20 @@ def _comb_fit(profile: np.ndarray, lo: float, hi: float, size: int,
 
     spread = float(np.std(profile)) + 1e-9
     inside, outside = reach
-    # Every (offset, spacing) pair allowed, scored at once.
-    pairs = []
-    for d in np.arange(span / (n + 2 * inside), span / max(n - 2 * outside, 1.0), 0.25):
-        a = np.arange(lo - outside * d, lo + inside * d, 0.5)
-        last = a + n * d
-        a = a[(last >= hi - inside * d) & (last <= hi + outside * d)]
-        a = a[(a >= 0) & (a + n * d <= len(profile) - 1)]
-        pairs.append(np.c_[a, np.full(len(a), d)])
-    if not pairs or sum(len(p) for p in pairs) == 0:
+    # Every (offset, spacing) pair allowed, scored at once: spacings a quarter pixel apart,
+    # and for each the offsets half a pixel apart that put both outer lines within reach.
+    ds = np.arange(span / (n + 2 * inside), span / max(n - 2 * outside, 1.0), 0.25)
+    if len(ds) == 0:
         return (-np.inf, 0.0, 0.0)
-    ad = np.concatenate(pairs)
+    steps = np.arange(int(np.ceil((inside + outside) * ds[-1] / 0.5)) + 1)
+    a_all = (lo - outside * ds)[:, None] + 0.5 * steps[None, :]
+    d_all = np.broadcast_to(ds[:, None], a_all.shape)
+    last = a_all + n * d_all
+    ok = ((a_all < lo + inside * d_all) & (last >= hi - inside * d_all)
+          & (last <= hi + outside * d_all) & (a_all >= 0) & (last <= len(profile) - 1))
+    if not ok.any():
+        return (-np.inf, 0.0, 0.0)
+    ad = np.c_[a_all[ok], d_all[ok]]
     a, d = ad[:, :1], ad[:, 1:]
     lines = a + d * np.arange(size)[None, :]
     on = at(lines).mean(axis=1)
