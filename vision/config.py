@@ -94,6 +94,12 @@ class StoneConfig:
     """Times each point is judged again against only the cell centres no stone read so far
     reaches over. On the real photos (with `line_seen`) 0, 1, 2 and 3 passes left 19, 17,
     14 and 17 points wrong."""
+    resolve_below: float = 0.6
+    """A string without liberties is blamed on a misreading only when a stone of it or
+    around it was read with less confidence than this; else it is a capture whose stones
+    have not been lifted yet (the last photos of both Tengen games show one). On the real
+    photos: resolving every such string left 14 points wrong, none 12, under 0.6 or 0.7 12,
+    under 0.8 13."""
     line_arm: tuple[float, float] = (0.08, 0.30)
     """Stretch of each grid line (cells from the point, both ways) looked at for the cross of
     lines at an intersection: inside where any stone on the point covers the board."""

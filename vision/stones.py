@@ -12,8 +12,10 @@ against only the centres no stone read so far touches.
 - and whatever its colour, empty where the cross of grid lines plainly shows at the point:
   a stone hides it, a shadow or glare on bare wood does not.
 
-A reading must make sense as Go: a string with no liberties cannot stand on a photographed
-board, so its least certain stone is re-read as its next best label (`resolve_captured`).
+A reading must make sense as Go: a string with no liberties on a photographed board is a
+misreading to resolve where a stone around it was read with doubt: the least certain one is
+re-read as empty (`resolve_captured`). Read surely, it is a capture whose stones have not
+been lifted yet, and it stays.
 """
 
 from __future__ import annotations
@@ -240,7 +242,7 @@ def read_stones(image: np.ndarray, homography: np.ndarray, size: int,
                 cfg: StoneConfig = STONES) -> tuple[np.ndarray, np.ndarray]:
     """Labels and confidences (size, size), row 0 at the top, for the grid ``homography``."""
     labels, conf = classify(features(image, homography, size, cfg), cfg)
-    return resolve_captured(labels, conf)
+    return resolve_captured(labels, conf, cfg.resolve_below)
 
 
 def _strings(labels: np.ndarray) -> list[tuple[list[tuple[int, int]], bool]]:
@@ -268,21 +270,28 @@ def _strings(labels: np.ndarray) -> list[tuple[list[tuple[int, int]], bool]]:
     return out
 
 
-def resolve_captured(labels: np.ndarray, conf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Labels with no string left without liberties: while one is, its least certain stone
-    (or the least certain neighbouring stone of the other colour, whichever is less sure)
-    is read as empty. Returns new arrays; confidences of changed points are lowered."""
+def resolve_captured(labels: np.ndarray, conf: np.ndarray,
+                     unsure: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Labels with no string left without liberties where that can be blamed on a doubtful
+    reading: while a string has none, its least certain stone (or the least certain
+    neighbouring stone of the other colour, whichever is less sure) is read as empty, if
+    its confidence is under ``unsure``. A string read with confidence all round is left
+    alone: on a real board, stones a move has captured lie there until they are lifted.
+    Returns new arrays; confidences of changed points are lowered."""
     labels, conf = labels.copy(), conf.copy()
+    n = labels.shape[0]
+    kept: set[tuple[int, int]] = set()  # strings without liberties that were read surely
     for _ in range(labels.size):
-        dead = [pts for pts, free in _strings(labels) if not free]
+        dead = [pts for pts, free in _strings(labels) if not free and min(pts) not in kept]
         if not dead:
             break
         pts = min(dead, key=lambda ps: min(conf[p] for p in ps))
-        n = labels.shape[0]
         around = {(r + dr, c + dc) for r, c in pts for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
                   if 0 <= r + dr < n and 0 <= c + dc < n} - set(pts)
-        candidates = list(pts) + list(around)
-        worst = min(candidates, key=lambda p: conf[p])
+        worst = min(list(pts) + list(around), key=lambda p: conf[p])
+        if conf[worst] >= unsure:
+            kept.add(min(pts))
+            continue
         labels[worst] = EMPTY
         conf[worst] = 0.5 * conf[worst]
     return labels, conf

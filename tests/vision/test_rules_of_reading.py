@@ -44,6 +44,21 @@ def test_when_a_surrounding_stone_is_less_certain_that_one_goes() -> None:
     assert fixed[0, 0] == WHITE and fixed[1, 0] == EMPTY
 
 
+def test_a_capture_not_yet_lifted_and_read_surely_stays() -> None:
+    # White has just captured the black stone in the middle; it is still on the board.
+    labels = board(
+        ".O.",
+        "OXO",
+        ".O.",
+    )
+    conf = np.full((3, 3), 0.9)
+    fixed, _ = resolve_captured(labels, conf, unsure=0.6)
+    assert np.array_equal(fixed, labels)
+    conf[0, 1] = 0.55  # but one of those white stones was read with doubt
+    fixed, _ = resolve_captured(labels, conf, unsure=0.6)
+    assert fixed[0, 1] == EMPTY and fixed[1, 1] == BLACK
+
+
 def test_a_legal_reading_is_left_alone() -> None:
     labels = board(
         "XO.",
