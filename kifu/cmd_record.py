@@ -1,7 +1,7 @@
 """``kifu record``: watch a game and write its record.
 
     kifu record (--camera N | --video FILE | --frames DIR | --url URL) --out GAME.sgf
-                [--rules PRESET] [--size N] [--komi K] [--handicap H]
+                [--rules PRESET] [--size N] [--komi K] [--handicap H] [--first B|W]
                 [--player-black NAME] [--player-white NAME] [--resume GAME.sgf]
                 [--rotate 0|90|180|270]
 
@@ -72,6 +72,9 @@ def register(sub: Any) -> None:
     p.add_argument("--komi", type=float, help="komi (default: the rules')")
     p.add_argument("--handicap", type=int, default=0, metavar="H",
                    help="handicap stones Black puts down before the first move")
+    p.add_argument("--first", type=_colour, metavar="B|W",
+                   help="who plays the first move of a new game without handicap stones "
+                   "(default B; White moves first after handicap stones anyway)")
     p.add_argument("--player-black", metavar="NAME")
     p.add_argument("--player-white", metavar="NAME")
     p.add_argument("--stable", type=float, default=None, metavar="SECONDS",
@@ -94,6 +97,15 @@ def register(sub: Any) -> None:
                    "is row 1: 90 when Black sits at the right of the camera's picture, 180 at "
                    "the top, 270 at the left (default 0: at the bottom)")
     p.set_defaults(func=cmd_record)
+
+
+def _colour(text: str) -> Color:
+    """``B``/``W`` (or ``black``/``white``, any case) as a colour."""
+    colours = {"b": Color.BLACK, "black": Color.BLACK, "w": Color.WHITE, "white": Color.WHITE}
+    try:
+        return colours[text.strip().lower()]
+    except KeyError:
+        raise argparse.ArgumentTypeError(f"expected B or W, not {text!r}") from None
 
 
 def _camera_readings(spec: int | str | Path, size: int, interval: float,
@@ -281,6 +293,9 @@ def cmd_record(args: argparse.Namespace) -> int:
         raise ValueError(f"--stable must not be negative: {args.stable}")
     if args.frames is not None:
         _check_still_hold(args.frame_interval, args.stable)
+    if args.first is not None and (args.resume is not None or args.handicap):
+        raise ValueError("--first is for a new game without handicap stones (a resumed "
+                         "record says who is to play; White plays first after a handicap)")
 
     properties: dict[str, str] = {}
     if args.resume is not None:
@@ -298,6 +313,9 @@ def cmd_record(args: argparse.Namespace) -> int:
         game = Game(preset(args.rules or "chinese"), args.size, komi=args.komi)
         properties["DT"] = datetime.date.today().isoformat()
         setup, moves, times, captured = Setup(), [], [], {}
+        if args.first is Color.WHITE:
+            game.setup(to_move=Color.WHITE)
+            setup = Setup(to_move=Color.WHITE)
     if args.player_black:
         properties["PB"] = args.player_black
     if args.player_white:

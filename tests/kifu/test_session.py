@@ -263,6 +263,41 @@ def test_kifu_record_will_not_overwrite_a_record(tmp_path: Path, capsys: pytest.
     assert out.read_bytes() == b"(;SZ[5];B[cc])"
 
 
+def test_kifu_record_lets_white_move_first_and_the_record_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "game.txt"
+    script.write_text("@ 0-1\n.....\n.....\n..O..\n.....\n.....\n"
+                      "@ 2-3\n.....\n...X.\n..O..\n.....\n.....\n")
+    out = tmp_path / "game.sgf"
+    assert main(["record", "--observations", str(script), "--out", str(out), "--size", "5",
+                 "--first", "W"]) == 0
+    record = load(out)
+    assert [m.gtp() for m in record.moves] == ["W C3", "B D4"]
+    assert record.setup.to_move is Color.WHITE  # PL[W]: other programs replay it alike
+    # Without it, the white stone is refused as the wrong colour, and once Black's stone
+    # comes the two are read the only way Black can have started: another game.
+    again = tmp_path / "again.sgf"
+    assert main(["record", "--observations", str(script), "--out", str(again), "--size", "5"]) == 0
+    assert "wrong-colour" in capsys.readouterr().out
+    assert [m.gtp() for m in load(again).moves] == ["B D4", "W C3"]
+
+
+@pytest.mark.parametrize("options", [["--handicap", "2"], ["--resume", "old.sgf"]])
+def test_who_moves_first_is_said_only_for_a_new_even_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str]
+) -> None:
+    (tmp_path / "old.sgf").write_bytes(b"(;SZ[5];B[cc])")
+    options = [str(tmp_path / o) if o.endswith(".sgf") else o for o in options]
+    script = tmp_path / "game.txt"
+    script.write_text(SCRIPT)
+    out = tmp_path / "game.sgf"
+    assert main(["record", "--observations", str(script), "--out", str(out), "--size", "5",
+                 "--first", "W", *options]) == 1
+    assert "--first is for a new game without handicap stones" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_kifu_record_resumes_a_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "game.sgf"
     out.write_bytes(b"(;SZ[5]KM[0.5]RU[Japanese]PB[Ann];B[cc]KT[1.20])")
