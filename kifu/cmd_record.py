@@ -1,17 +1,21 @@
 """``kifu record``: watch a game and write its record.
 
     kifu record (--camera N | --video FILE | --frames DIR | --url URL) --out GAME.sgf
-                [--rules PRESET] [--size N] [--komi K] [--handicap H]
+                [--rules PRESET] [--size N] [--komi K] [--handicap H] [--first B|W]
                 [--player-black NAME] [--player-white NAME] [--resume GAME.sgf]
                 [--rotate 0|90|180|270]
 
-Events are printed as they happen; the SGF is rewritten after each one. Players say what
-the board cannot show at the keyboard: ``pass`` (or ``p``), ``pass B``, ``resign W``,
-``done`` (dead stones lifted off: count), ``rotate 90`` (Black sits at the right of the
-camera's picture: the game so far is turned to match). With ``--serve``, a camera's
-latest frame with the grid and stones read is on the calibration page, where the
-orientation can be turned too. A hidden ``--observations FILE`` reads a script
-of ASCII readings instead of a camera (see `kifu.session`), for tests.
+Events are printed as they happen; the SGF is rewritten after each one. A camera's frames
+go through one `vision.watch.BoardWatcher` for the whole recording (see
+`kifu.camera_feed`): the board is located once, each frame read cheaply through it, hands
+are unknown points, a bumped camera has the board located again. A folder's images are
+photos of the board, one per move: each is held as a still view for ``--frame-interval``
+seconds. Players say what the board cannot show at the keyboard: ``pass`` (or ``p``),
+``pass B``, ``resign W``, ``done`` (dead stones lifted off: count), ``rotate 90`` (Black
+sits at the right of the camera's picture: the game so far is turned to match). With
+``--serve``, a camera's latest frame with the grid and stones read is on the calibration
+page, where the orientation can be turned too. A hidden ``--observations FILE`` reads a
+script of ASCII readings instead of a camera (see `kifu.session`), for tests.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import importlib
+import math
 import queue
 import sys
 import threading
@@ -32,7 +37,7 @@ from .announce import Speaker, speech_command
 from .display.camera import CameraView
 from .display.server import DisplayServer, parse_address
 from .display.state import BoardSink, LiveBoard
-from .session import Command, Item, Session, hidden, load_script, parse_command, resume
+from .session import Command, Item, Session, load_script, parse_command, resume
 from .sgf import Setup, rules_for
 from .sgf import parse as parse_sgf
 from .sinks import SgfWriter, Sink, SpokenAnnouncer, TerminalAnnouncer
@@ -45,7 +50,12 @@ def register(sub: Any) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--camera", type=int, metavar="N", help="camera device index")
     src.add_argument("--video", type=Path, metavar="FILE", help="a video file")
-    src.add_argument("--frames", type=Path, metavar="DIR", help="a folder of images, in name order")
+    src.add_argument("--frames", type=Path, metavar="DIR",
+                     help="a folder of photos in name order (move_2 before move_10), such "
+                     "as one taken after each move: each is held as a still view for "
+                     "--frame-interval seconds, shown to the board watcher as 20 frames "
+                     "spread over that time, so that its stones settle and then stay still "
+                     "for --stable (the defaults record such a folder move by move)")
     src.add_argument("--url", metavar="URL", help="an RTSP or HTTP stream")
     src.add_argument("--serial", metavar="PORT|auto|sim",
                      help="a sensor board: a serial port or pyserial URL, 'auto' to find it "
@@ -62,15 +72,21 @@ def register(sub: Any) -> None:
     p.add_argument("--komi", type=float, help="komi (default: the rules')")
     p.add_argument("--handicap", type=int, default=0, metavar="H",
                    help="handicap stones Black puts down before the first move")
+    p.add_argument("--first", type=_colour, metavar="B|W",
+                   help="who plays the first move of a new game without handicap stones "
+                   "(default B; White moves first after handicap stones anyway)")
     p.add_argument("--player-black", metavar="NAME")
     p.add_argument("--player-white", metavar="NAME")
     p.add_argument("--stable", type=float, default=None, metavar="SECONDS",
                    help="how long the board must stay still to be read (default 0.5 for "
-                   "cameras, 0 for a sensor board, which debounces itself)")
+                   "cameras, 0 for a sensor board, which debounces itself); with --frames "
+                   "it must fit in a photo's --frame-interval once its stones have "
+                   "settled and been read: up to 0.65 for the default 1.0")
     p.add_argument("--min-confidence", type=float, default=0.0, metavar="Q",
                    help="read points seen with less confidence (0..1) as hidden (default 0)")
     p.add_argument("--frame-interval", type=float, default=1.0, metavar="SECONDS",
-                   help="time between the images of --frames (default 1.0)")
+                   help="time between the photos of --frames, each held that long "
+                   "(default 1.0)")
     p.add_argument("--json", action="store_true", help="one JSON object per event and line")
     p.add_argument("--serve", metavar="[HOST:]PORT",
                    help="show the game live in a browser (and its JSON at /api/v1/boards)")
@@ -83,44 +99,56 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_record)
 
 
+def _colour(text: str) -> Color:
+    """``B``/``W`` (or ``black``/``white``, any case) as a colour."""
+    colours = {"b": Color.BLACK, "black": Color.BLACK, "w": Color.WHITE, "white": Color.WHITE}
+    try:
+        return colours[text.strip().lower()]
+    except KeyError:
+        raise argparse.ArgumentTypeError(f"expected B or W, not {text!r}") from None
+
+
 def _camera_readings(spec: int | str | Path, size: int, interval: float,
                      view: CameraView | None = None) -> Iterator[Observation]:
-    """Readings of a camera, stream, video or folder, through `vision`; the source is
-    opened at once (ValueError naming it if it cannot be). A frame in which no board is
-    found reads as all unknown (a hand or a head in the way). ``view`` is handed every
-    frame with what was read of it (the calibration page)."""
+    """Readings of a camera, stream, video or folder, through one `BoardWatcher` (see
+    `kifu.camera_feed`); the source is opened at once (ValueError naming it if it cannot
+    be). The images of a folder are photos, each held as a still view for ``interval``
+    seconds (`camera_feed.held`). While no board is found every point is unknown (a hand
+    or a head in the way). ``view`` is handed every frame with what was seen of it (the
+    calibration page)."""
     # Loaded only when a camera source is used (the rest of kifu runs without OpenCV).
-    vision: Any = importlib.import_module("vision")
-    capture: Any = importlib.import_module("vision.capture")
+    from vision.capture import CaptureError, FolderSource, open_source
+    from vision.watch import BoardWatcher
+
+    from .camera_feed import held, watched
+
     try:
-        source = capture.open_source(spec, interval=interval)
-    except capture.CaptureError as exc:
+        source = open_source(spec, interval=interval)
+    except CaptureError as exc:
         raise ValueError(str(exc)) from None
     if view is not None:
         view.source = source.name
-    return _read_frames(vision, source, size, view)
+    watcher = BoardWatcher(size, source=source.name)
+    if isinstance(source, FolderSource):  # (which holds nothing open)
+        return watched(held(source, interval), watcher, view)
+    return watched(source, watcher, view)
 
 
-def _read_frames(vision: Any, source: Any, size: int,
-                 view: CameraView | None = None) -> Iterator[Observation]:
-    with source:
-        for frame in source:
-            try:
-                reading = vision.read_board(frame.image, size)
-            except vision.BoardNotFound as exc:
-                if view is not None:
-                    view.show(frame.image, frame.time, reason=exc.reason)
-                yield hidden(size, size, frame.time, source.name)
-                continue
-            if reading.size != size:
-                if view is not None:
-                    view.show(frame.image, frame.time, reading,
-                              f"the grid read is {reading.size}x{reading.size}, not {size}x{size}")
-                yield hidden(size, size, frame.time, source.name)
-                continue
-            if view is not None:
-                view.show(frame.image, frame.time, reading)
-            yield reading.observation(frame.time, source.name)
+def _check_still_hold(interval: float, stable: float) -> None:
+    """Raise ValueError unless photos held ``interval`` seconds each are judged within a
+    stability window of ``stable`` seconds (see `camera_feed.longest_stable`)."""
+    from .camera_feed import longest_stable
+
+    if interval <= 0:
+        raise ValueError(f"--frame-interval must be positive: {interval}")
+    longest = longest_stable(interval)
+    if stable > longest:
+        fix = (f"use --stable {math.floor(longest * 100) / 100:.2f} or less, or"
+               if longest >= 0 else "use")
+        raise ValueError(
+            f"--stable {stable:g} is too long for photos held --frame-interval {interval:g} "
+            f"seconds each: the stones of a photo settle and are read before it must stay "
+            f"still that long; {fix} a longer --frame-interval")
 
 
 def _serial_readings(spec: str) -> tuple[Iterator[Observation], Any]:
@@ -263,6 +291,11 @@ def cmd_record(args: argparse.Namespace) -> int:
         args.stable = 0.0 if args.serial is not None else 0.5
     if args.stable < 0:
         raise ValueError(f"--stable must not be negative: {args.stable}")
+    if args.frames is not None:
+        _check_still_hold(args.frame_interval, args.stable)
+    if args.first is not None and (args.resume is not None or args.handicap):
+        raise ValueError("--first is for a new game without handicap stones (a resumed "
+                         "record says who is to play; White plays first after a handicap)")
 
     properties: dict[str, str] = {}
     if args.resume is not None:
@@ -280,6 +313,9 @@ def cmd_record(args: argparse.Namespace) -> int:
         game = Game(preset(args.rules or "chinese"), args.size, komi=args.komi)
         properties["DT"] = datetime.date.today().isoformat()
         setup, moves, times, captured = Setup(), [], [], {}
+        if args.first is Color.WHITE:
+            game.setup(to_move=Color.WHITE)
+            setup = Setup(to_move=Color.WHITE)
     if args.player_black:
         properties["PB"] = args.player_black
     if args.player_white:

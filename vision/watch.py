@@ -21,7 +21,11 @@ shows is judged against the frames before it:
 * **Flicker.** A point's label changes only when the new label has been read on
   ``persist`` frames in a row in which the point was seen: noise that makes a point look
   like a stone for a frame never reaches the tracker.
-* **No board.** While the board cannot be found, every point is unknown.
+* **No board.** While the board cannot be found, every point is unknown; ``reason`` says
+  why it was not found.
+
+`as_reading` turns what the watcher saw of a frame into a `Reading`, to draw it over the
+frame (the calibration page) without reading the frame again.
 
 Raw labels are reported, without the Go-sense correction of a single photo: on a live
 board, stones a move has captured really do lie without liberties until they are lifted.
@@ -34,13 +38,14 @@ import dataclasses
 import cv2
 import numpy as np
 
-from rules import Observation
+from rules import Observation, Position
 from rules.observation import UNKNOWN
 
 from . import grid
 from .config import STONES, StoneConfig
 from .errors import BoardNotFound
 from .locate import GridFit, lattice_score, locate, to_gray
+from .reading import Reading
 from .stones import classify, features
 
 
@@ -143,6 +148,8 @@ class BoardWatcher:
     ``size`` (9, 13, 19) is the board size; ``source`` names the camera in the observations.
     ``located`` counts how often the board was located (1 on an undisturbed recording);
     ``reads`` how often the stones were read (on a still board, every ``refresh`` seconds).
+    ``fit`` is the grid located (None while there is no board); ``reason`` why the board
+    was not found the last time it was looked for (None once it is found).
     """
 
     def __init__(
@@ -154,6 +161,7 @@ class BoardWatcher:
         self.config = config
         self.stone_config = stone_config
         self.fit: GridFit | None = None
+        self.reason: str | None = None
         self.located = 0
         self.reads = 0
         self._pixels: np.ndarray | None = None  # look_pixels of the fit
@@ -179,10 +187,12 @@ class BoardWatcher:
     def _locate(self, image: np.ndarray) -> bool:
         try:
             fit = locate(image, self.size)
-        except BoardNotFound:
+        except BoardNotFound as exc:
             self.fit = None
+            self.reason = exc.reason
             return False
         self.fit = fit
+        self.reason = None
         self.located += 1
         self._score = lattice_score(to_gray(image), fit)
         self._pixels = None
@@ -290,6 +300,28 @@ class BoardWatcher:
         self._candidate = raw.copy()
         take = ~unknown & (raw != self._label) & (self._count >= self.config.persist)
         self._label = np.where(take, raw, self._label)
+
+
+def as_reading(fit: GridFit, observation: Observation) -> Reading:
+    """What a watcher saw of a frame (``observation``, through the grid ``fit``) as a
+    `Reading` of that frame, to draw it (`vision.overlay`): unknown points (moving, under a
+    hand) stand as empty points read with confidence 0, which an overlay marks unsure.
+    ``timings`` is empty: nothing was read for it."""
+    n = fit.size
+    if (observation.width, observation.height) != (n, n):
+        raise ValueError(f"a {observation.width}x{observation.height} observation does not "
+                         f"fit a {n}x{n} grid")
+    cells = (0 if c == UNKNOWN else c for c in observation.cells)
+    sure = observation.confidence or tuple(
+        0.0 if c == UNKNOWN else 1.0 for c in observation.cells)
+    return Reading(
+        position=Position.from_cells(n, n, cells),
+        confidence=sure,
+        corners=fit.corners,
+        homography=fit.homography,
+        board_confidence=fit.confidence,
+        timings={},
+    )
 
 
 def _grow(mask: np.ndarray) -> np.ndarray:

@@ -1,5 +1,5 @@
 """A live recording from a synthetic camera, for the calibration tests: pictures rendered
-by `vision.synth`, read by `vision` and recorded by a real session in its own thread,
+by `vision.synth`, watched by `vision.watch` and recorded by a real session in its own thread,
 shown by the recording's own display (what ``kifu record --frames ... --serve`` runs)."""
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 import vision
-from kifu.cmd_record import _display, _read_frames
+from kifu.camera_feed import watched
+from kifu.cmd_record import _display
 from kifu.display.camera import CameraView
 from kifu.session import Command, Session
 from kifu.sinks import SgfWriter, Sink
@@ -24,6 +25,7 @@ from kifu.tracker import Tracker
 from rules import Game, Position
 from vision.capture import Frame
 from vision.synth import Scene, render
+from vision.watch import BoardWatcher
 
 SEED = 3
 """A seed whose picture `vision` reads (checked in `board_picture`)."""
@@ -83,7 +85,8 @@ class Recording:
                                "table-1", camera=self.view)
         self.session = Session(Tracker(self.game, stable_for=0.0), sinks)
         self.camera = SyntheticCamera(picture)
-        items = _read_frames(vision, self.camera, size, self.view)
+        self.watcher = BoardWatcher(size, source=self.camera.name)
+        items = watched(self.camera, self.watcher, self.view)
         self.thread = threading.Thread(target=self.session.run, args=(items, self.commands),
                                        name="recording", daemon=True)
         self.thread.start()

@@ -115,6 +115,26 @@ def test_a_recording_says_why_no_board_is_found_and_shows_the_bare_frame(
         rec.stop()
 
 
+def test_a_recording_shows_what_its_watcher_saw_without_reading_every_frame_again(
+        tmp_path: Path) -> None:
+    picture = board_picture(BLACK_C3)
+    rec = Recording(tmp_path / "game.sgf", picture)
+    try:
+        eventually(lambda: (rec.camera_status()["frame"] or 0) >= 12)
+        shown = rec.view.latest
+        assert shown is not None and shown.reading is not None
+        assert shown.reading.rows() == BLACK_C3
+        fit = rec.watcher.fit
+        assert fit is not None and np.array_equal(shown.reading.homography, fit.homography)
+        status = rec.camera_status()
+        assert status["found"] is True and status["size"] == 9
+        assert status["confidence"] == round(fit.confidence, 3)
+        # Located once; the stones read in full only at the start and every refresh.
+        assert rec.watcher.located == 1 and rec.watcher.reads < shown.number / 2
+    finally:
+        rec.stop()
+
+
 def test_turning_from_the_page_turns_the_recording_and_its_record(tmp_path: Path) -> None:
     """Black's stone shows at C3 of the picture; the operator says Black sits at the
     picture's right: the recording turns the game (C3 becomes C7), the SGF on disk with

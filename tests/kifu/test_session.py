@@ -263,6 +263,41 @@ def test_kifu_record_will_not_overwrite_a_record(tmp_path: Path, capsys: pytest.
     assert out.read_bytes() == b"(;SZ[5];B[cc])"
 
 
+def test_kifu_record_lets_white_move_first_and_the_record_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "game.txt"
+    script.write_text("@ 0-1\n.....\n.....\n..O..\n.....\n.....\n"
+                      "@ 2-3\n.....\n...X.\n..O..\n.....\n.....\n")
+    out = tmp_path / "game.sgf"
+    assert main(["record", "--observations", str(script), "--out", str(out), "--size", "5",
+                 "--first", "W"]) == 0
+    record = load(out)
+    assert [m.gtp() for m in record.moves] == ["W C3", "B D4"]
+    assert record.setup.to_move is Color.WHITE  # PL[W]: other programs replay it alike
+    # Without it, the white stone is refused as the wrong colour, and once Black's stone
+    # comes the two are read the only way Black can have started: another game.
+    again = tmp_path / "again.sgf"
+    assert main(["record", "--observations", str(script), "--out", str(again), "--size", "5"]) == 0
+    assert "wrong-colour" in capsys.readouterr().out
+    assert [m.gtp() for m in load(again).moves] == ["B D4", "W C3"]
+
+
+@pytest.mark.parametrize("options", [["--handicap", "2"], ["--resume", "old.sgf"]])
+def test_who_moves_first_is_said_only_for_a_new_even_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str]
+) -> None:
+    (tmp_path / "old.sgf").write_bytes(b"(;SZ[5];B[cc])")
+    options = [str(tmp_path / o) if o.endswith(".sgf") else o for o in options]
+    script = tmp_path / "game.txt"
+    script.write_text(SCRIPT)
+    out = tmp_path / "game.sgf"
+    assert main(["record", "--observations", str(script), "--out", str(out), "--size", "5",
+                 "--first", "W", *options]) == 1
+    assert "--first is for a new game without handicap stones" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_kifu_record_resumes_a_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "game.sgf"
     out.write_bytes(b"(;SZ[5]KM[0.5]RU[Japanese]PB[Ann];B[cc]KT[1.20])")
@@ -282,53 +317,53 @@ def test_kifu_record_resumes_a_game(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert [m.gtp() for m in record.moves] == ["B C3", "W D4", "B C2"] and record.komi == 6.5
 
 
-# -- camera sources, through vision's capture and reader -------------------------------------------
+# -- camera sources, through vision's capture and board watcher ----------------------------------
 
-class _PixelBoard:
-    """A stand-in for vision's reading of a photo: each pixel of a 5x5 image is a point
-    (dark: black, light: white, grey: empty); an all-red image has no board in it."""
-
-    def __init__(self, image: "object") -> None:
-        import numpy as np
-        img = np.asarray(image)
-        self.size = img.shape[0]
-        grey = img[::-1, :, 1].ravel()  # bottom row first
-        self.cells = tuple(1 if v < 60 else 2 if v > 200 else 0 for v in grey)
-
-    def observation(self, time_s: float, source: str) -> Observation:
-        return Observation(self.size, self.size, self.cells, time=time_s, source=source)
-
-
-def test_kifu_record_reads_a_folder_of_frames_through_vision(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+def test_kifu_record_watches_a_folder_of_photos_one_per_move(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    cv2 = pytest.importorskip("cv2")
-    np = pytest.importorskip("numpy")
-    import vision
+    """Photos of a board, one per move, through the real capture, board watcher and
+    tracker with the default settings: a photo with no board in it (a head in the way)
+    only hides the board, a camera moved between two photos is followed, and each move's
+    time falls within its photo's second."""
+    import cv2
+    import numpy as np
 
-    def read_board(image: "np.ndarray", size: int | None = None) -> _PixelBoard:
-        if image[..., 2].min() > 200 and image[..., 1].max() < 50:
-            raise vision.BoardNotFound("all red")
-        return _PixelBoard(image)
+    from vision.film import Film, Shot, Take
 
-    monkeypatch.setattr(vision, "read_board", read_board)
+    film = Film(9, Take(width=960, height=540, seed=1))
+
+    def photo(*stones: tuple[str, int], pose: int = 0) -> np.ndarray:
+        cells = [0] * 81
+        for vertex, colour in stones:
+            p = Point.from_gtp(vertex, 9, 9)
+            cells[p.y * 9 + p.x] = colour
+        return film.render(Shot(0.0, tuple(cells), None, 1.0, pose))
+
+    empty = photo()
+    photos = [empty, photo(("C3", 1)), np.full_like(empty, (60, 40, 120)),
+              photo(("C3", 1)), photo(("C3", 1), ("D4", 2), pose=1)]
     frames = tmp_path / "frames"
     frames.mkdir()
-    board = np.full((5, 5, 3), 128, np.uint8)
-    red = np.zeros((5, 5, 3), np.uint8)
-    red[..., 2] = 255
-    shots = [board.copy()] * 2
-    board[2, 2] = 20  # Black C3
-    shots += [red, board.copy(), board.copy()]
-    board[1, 3] = 240  # White D4
-    shots += [red, red, board.copy(), board.copy()]
-    for i, img in enumerate(shots):
-        cv2.imwrite(str(frames / f"{i:03d}.png"), img)
+    for i, img in enumerate(photos):
+        cv2.imwrite(str(frames / f"photo-{i}.png"), img)
     out = tmp_path / "game.sgf"
-    assert main(["record", "--frames", str(frames), "--out", str(out), "--size", "5",
-                 "--frame-interval", "0.5", "--stable", "0.4"]) == 0
+    assert main(["record", "--frames", str(frames), "--out", str(out), "--size", "9"]) == 0
     assert [m.gtp() for m in load(out).moves] == ["B C3", "W D4"]
-    assert move_property(out.read_bytes(), "KT") == ["1.50", "3.50"]
+    times = [float(t) for t in move_property(out.read_bytes(), "KT") if t is not None]
+    assert 1.0 <= times[0] < 2.0 and 4.0 <= times[1] < 5.0
+
+
+def test_photos_held_too_briefly_for_the_stability_window_are_refused_before_recording(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "game.sgf"
+    assert main(["record", "--frames", str(tmp_path), "--out", str(out),
+                 "--frame-interval", "0.5"]) == 1
+    err = capsys.readouterr().err
+    assert "--stable 0.5 is too long for photos held --frame-interval 0.5" in err
+    assert "use --stable 0.27 or less, or a longer --frame-interval" in err
+    assert not out.exists()
 
 
 def test_a_source_that_cannot_be_opened_is_named_and_leaves_no_record(

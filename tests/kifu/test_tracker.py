@@ -23,6 +23,7 @@ from rules import (
     StonesRemoved, preset,
 )
 from tests.conftest import GAMES, ROOT, VISION_DATA, need
+from tests.kifu import sequences
 
 STABLE = 0.3
 BUNDLED = ROOT / "kifu" / "data" / "lee-sedol-alphago-4.sgf"
@@ -609,15 +610,6 @@ def test_real_games_from_the_corpus_filmed_messily_are_recorded_move_for_move(in
 
 # -- the real per-move sequences of ../shared/vision-data (their labelled positions) -------------
 
-def _sequence(name: str) -> list[list[str]]:
-    import json
-    manifest = VISION_DATA / "manifest.jsonl"
-    need(manifest.is_file(), f"no vision data at {VISION_DATA}")
-    rows = [json.loads(line) for line in manifest.read_text().splitlines() if line.strip()]
-    frames = sorted((r for r in rows if r.get("sequence") == name), key=lambda r: r["index"])
-    return [r["stones"] for r in frames]
-
-
 def _film_of_labels(labels: list[list[str]], seed: int) -> Iterator[Observation]:
     """Each labelled position held for a second, a hand over the board between them."""
     rng = random.Random(seed)
@@ -633,7 +625,7 @@ def _film_of_labels(labels: list[list[str]], seed: int) -> Iterator[Observation]
 
 
 def test_gomrades_real_sequence_is_recorded_as_its_game_then_a_setup_is_refused() -> None:
-    labels = _sequence("gomrade-testing-sequence")
+    labels = sequences.labels("gomrade-testing-sequence")
     sgf = VISION_DATA / "gomrade" / "testing_sequence" / "game1.sgf"
     need(sgf.is_file(), f"no {sgf}")
     game = Game("chinese", 19)
@@ -655,20 +647,14 @@ def test_gomrades_real_sequence_is_recorded_as_its_game_then_a_setup_is_refused(
 @pytest.mark.parametrize("name, size, first", [("tengen-game-9", 9, Color.WHITE),
                                                 ("tengen-game-13", 13, Color.BLACK)])
 def test_tengens_real_sequences_are_recorded_move_for_move(name: str, size: int, first: Color) -> None:
-    labels = _sequence(name)
+    labels = sequences.labels(name)
     game = Game("chinese", size)
     game.setup(to_move=first)  # White moves first in the 9x9 game
     tracker = Tracker(game, stable_for=STABLE)
     out: list[Output] = []
     for obs in _film_of_labels(labels, seed=2):
         out += tracker.feed(obs)
-    truth = []
-    for before, after in zip(labels, labels[1:]):
-        new = Position(after).difference(Position(before))
-        assert len(new) == 1
-        p = new[0]
-        truth.append(f"{Position(after)[p].letter} {p.gtp()}")  # type: ignore[union-attr]
-    assert moves(out) == truth
+    assert moves(out) == sequences.moves_between(labels)
     # The last move of each game captures a stone, and the photos end before it is taken
     # off: it is announced, pending removal, and mistaken for nothing else.
     captured = [p for e in out if isinstance(e, MovePlayed) for p in e.captured]

@@ -7,12 +7,14 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from kifu.tracker import Announcement, Tracker
-from rules import Color, Game, Move, MovePlayed, Point, preset
+from rules import Color, Game, Move, MovePlayed, Observation, Point, preset
 from rules.observation import UNKNOWN
+from vision import BoardNotFound, locate
 from vision.film import Film, Take, script
-from vision.watch import BoardWatcher, WatchConfig
+from vision.watch import BoardWatcher, WatchConfig, as_reading
 
 
 def random_game(size: int, moves: int, seed: int) -> list[Move]:
@@ -92,13 +94,48 @@ def test_a_one_frame_flicker_never_reaches_the_observations() -> None:
     assert obs.cells == empty
 
 
-def test_no_board_in_view_is_all_unknown() -> None:
+def test_no_board_in_view_is_all_unknown_and_the_watcher_says_why() -> None:
     watcher = BoardWatcher(19)
     blank = np.full((480, 640, 3), 90, np.uint8)
     obs = watcher.observe(blank, 0.0)
     assert set(obs.cells) == {UNKNOWN}
-    assert watcher.located == 0
+    assert watcher.located == 0 and watcher.fit is None
+    with pytest.raises(BoardNotFound) as caught:
+        locate(blank, 19)
+    assert watcher.reason == caught.value.reason
     assert not any(isinstance(x, MovePlayed) for x in Tracker(Game("chinese", 19)).feed(obs))
+
+
+def test_the_reason_is_forgotten_once_the_board_is_found() -> None:
+    take = Take(width=960, height=540, hands=False, light=False, seed=2)
+    board = Film(9, take).render(script([], 9, take)[0])
+    watcher = BoardWatcher(9)
+    watcher.observe(np.full_like(board, 90), 0.0)
+    assert watcher.reason is not None
+    watcher.observe(board, 0.1)
+    assert watcher.fit is not None and watcher.reason is None
+
+
+def test_what_the_watcher_saw_is_a_reading_through_its_grid_with_hidden_points_unsure() -> None:
+    take = Take(width=960, height=540, hands=False, light=False, seed=2)
+    shot = script(random_game(9, 6, seed=6), 9, take)[-1]
+    watcher = BoardWatcher(9)
+    obs = watcher.observe(Film(9, take).render(shot), 0.0)
+    assert watcher.fit is not None and UNKNOWN not in obs.cells
+    reading = as_reading(watcher.fit, obs)
+    assert reading.observation().cells == obs.cells == shot.cells
+    assert reading.size == 9 and reading.board_confidence == watcher.fit.confidence
+    assert np.array_equal(reading.homography, watcher.fit.homography)
+    assert np.allclose(reading.corners, watcher.fit.corners)
+    # A hand over the middle: those points are drawn as empty points read with no confidence.
+    cells = list(obs.cells)
+    cells[40] = UNKNOWN
+    confidence = list(obs.confidence)
+    confidence[40] = 0.0
+    hidden = as_reading(watcher.fit, Observation(9, 9, tuple(cells), tuple(confidence)))
+    assert hidden.position.cells[40] == 0 and hidden.confidence[40] == 0.0
+    with pytest.raises(ValueError, match="13x13 observation does not fit a 9x9 grid"):
+        as_reading(watcher.fit, Observation(13, 13, (0,) * 169))
 
 
 def test_a_still_board_is_read_only_every_refresh_seconds_not_on_every_frame() -> None:
