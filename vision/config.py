@@ -36,6 +36,9 @@ class LocateConfig:
     """Half-width (cells) of the window in which an intersection is looked for."""
     ransac_threshold: float = 0.12
     """Reprojection error (cells) under which an intersection counts as an inlier."""
+    ransac_trials: int = 500
+    """RANSAC's most trials per refinement pass: a bound on the time spent on lattices of the
+    wrong size, whose few inliers would keep OpenCV's default 2000 trials running."""
     grow_cell: int = 16
     """Cell (px) of the rectified view in which the lattice is grown to the whole grid."""
     grow_ratio: float = 0.5

@@ -311,7 +311,8 @@ def refine(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> GridFi
             break
         measured = np.c_[us[ok] - half + du[ok], vs[ok] - half + dv[ok]]
         dst_l = (measured - c) / c  # in current lattice units
-        delta, _ = cv2.findHomography(lat[ok], dst_l, cv2.RANSAC, cfg.ransac_threshold)
+        delta, _ = cv2.findHomography(lat[ok], dst_l, cv2.RANSAC, cfg.ransac_threshold,
+                                      maxIters=cfg.ransac_trials)
         if delta is None:
             break
         h = h @ delta
