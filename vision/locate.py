@@ -486,8 +486,8 @@ def _from_outline(small: np.ndarray, size: int | None, cfg: LocateConfig) -> Gri
     quad = board_outline(small, cfg)
     if quad is None:
         return None
-    fits = [_fit_from(small, quad, n, size, cfg, cfg.outline_reach) for n in (size,) if n] or \
-        [_fit_from(small, quad, n, size, cfg, cfg.outline_reach) for n in SIZES]
+    sizes = (size,) if size else SIZES
+    fits = [_fit_from(small, quad, n, size, cfg, cfg.outline_reach) for n in sizes]
     return max(fits, key=lambda f: f.confidence)
 
 
