@@ -101,10 +101,9 @@ def register(sub: Any) -> None:
 
 def _colour(text: str) -> Color:
     """``B``/``W`` (or ``black``/``white``, any case) as a colour."""
-    colours = {"b": Color.BLACK, "black": Color.BLACK, "w": Color.WHITE, "white": Color.WHITE}
     try:
-        return colours[text.strip().lower()]
-    except KeyError:
+        return Color.parse(text)
+    except ValueError:
         raise argparse.ArgumentTypeError(f"expected B or W, not {text!r}") from None
 
 
