@@ -175,12 +175,32 @@ def print_label_offsets(tallies: dict[str, Tally]) -> None:
     print(f"\n{'labelled corners vs found':<28} {'corners':>7} {'inward':>7} {'across':>7} "
           f"{'<=.25':>6} {'less inward':>11}")
     for name, t in rows:
-        off = np.concatenate(t.label_offsets)
-        inward = float(np.median(off[:, 0]))
-        raw = np.linalg.norm(off, axis=1).reshape(-1, 4).max(axis=1)
-        less = np.linalg.norm(off - [inward, 0.0], axis=1).reshape(-1, 4).max(axis=1)
-        print(f"{name:<28} {len(off):>7} {inward:>7.3f} {float(np.median(np.abs(off[:, 1]))):>7.3f} "
-              f"{100 * np.mean(raw <= 0.25):>5.1f}% {100 * np.mean(less <= 0.25):>10.1f}%")
+        f = label_offset_figures(t.label_offsets)
+        print(f"{name:<28} {f.corners:>7} {f.inward:>7.3f} {f.across:>7.3f} "
+              f"{100 * f.within:>5.1f}% {100 * f.within_less_inward:>10.1f}%")
+
+
+@dataclass(frozen=True)
+class LabelOffsets:
+    """Figures of a set's label offsets: how many corners; the median inward and (absolute)
+    across offsets, in cells; the share of boards whose four corners are all within a
+    quarter cell of their labels, as labelled and with the median inward offset taken off."""
+
+    corners: int
+    inward: float
+    across: float
+    within: float
+    within_less_inward: float
+
+
+def label_offset_figures(per_board: list[np.ndarray]) -> LabelOffsets:
+    """The `LabelOffsets` of boards' (inward, across) offsets, (4, 2) each."""
+    off = np.concatenate(per_board)
+    inward = float(np.median(off[:, 0]))
+    raw = np.linalg.norm(off, axis=1).reshape(-1, 4).max(axis=1)
+    less = np.linalg.norm(off - [inward, 0.0], axis=1).reshape(-1, 4).max(axis=1)
+    return LabelOffsets(len(off), inward, float(np.median(np.abs(off[:, 1]))),
+                        float(np.mean(raw <= 0.25)), float(np.mean(less <= 0.25)))
 
 
 def main(argv: list[str] | None = None) -> int:

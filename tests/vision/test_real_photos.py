@@ -10,7 +10,6 @@ import importlib.util
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from tests.conftest import ROOT, VISION_DATA, need
@@ -80,14 +79,12 @@ def test_roboflow_labels_sit_inside_the_corners_found_and_agree_once_that_is_all
     # 0.15 cell inside the intersection (seen on 44_jpg..., 50_jpg..., 70_jpg...), which
     # Tengen's hand-placed labels do not (0.005). With that offset taken off, the corners
     # found agree with the labels to a quarter cell on most boards read at 19x19.
-    offsets = np.concatenate(tallies["roboflow-corners/train"].label_offsets)
-    inward = float(np.median(offsets[:, 0]))
-    assert 0.1 <= inward <= 0.2  # (0.152)
-    assert float(np.median(np.abs(offsets[:, 1]))) <= 0.07  # across (0.051)
-    worst = np.linalg.norm(offsets - [inward, 0.0], axis=1).reshape(-1, 4).max(axis=1)
-    assert np.mean(worst <= 0.25) >= 0.78  # (82.3%)
-    tengen = np.concatenate(tallies["tengen/angled_easy"].label_offsets)
-    assert abs(float(np.median(tengen[:, 0]))) <= 0.03  # (0.005)
+    figures = _benchmark().label_offset_figures
+    roboflow = figures(tallies["roboflow-corners/train"].label_offsets)
+    assert 0.1 <= roboflow.inward <= 0.2  # (0.152)
+    assert roboflow.across <= 0.07  # (0.051)
+    assert roboflow.within_less_inward >= 0.78  # (82.3%)
+    assert abs(figures(tallies["tengen/angled_easy"].label_offsets).inward) <= 0.03  # (0.005)
 
 
 def test_nearly_every_board_is_found(tallies) -> None:
