@@ -92,18 +92,19 @@ def straight_parts(mask: np.ndarray, length: int) -> tuple[np.ndarray, np.ndarra
     return horiz.astype(np.float64) / 255.0, vert.astype(np.float64) / 255.0
 
 
-def _hole_score(component: np.ndarray) -> int:
+def _holes(component: np.ndarray) -> tuple[int, float]:
     """How many holes of the component mask are alike in area (within a factor 2.5 of the
-    median hole of at least 9 px): a grid's cells."""
+    median hole of at least 9 px), and their total area: a grid's cells."""
     contours, hierarchy = cv2.findContours(component, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
-        return 0
+        return 0, 0.0
     areas = np.array([cv2.contourArea(c) for c, hi in zip(contours, hierarchy[0]) if hi[3] >= 0])
     areas = areas[areas >= 9]
     if len(areas) == 0:
-        return 0
+        return 0, 0.0
     med = float(np.median(areas))
-    return int(np.sum((areas > med / 2.5) & (areas < med * 2.5)))
+    alike = areas[(areas > med / 2.5) & (areas < med * 2.5)]
+    return len(alike), float(alike.sum())
 
 
 def cell_mask(component: np.ndarray) -> np.ndarray | None:
@@ -135,24 +136,27 @@ def cell_mask(component: np.ndarray) -> np.ndarray | None:
 
 
 def grid_component(mask: np.ndarray, cfg: LocateConfig = LOCATE) -> np.ndarray:
-    """The mask of the connected component most like a grid (most alike holes); raises
-    BoardNotFound when no component encloses ``cfg.min_holes`` such holes."""
+    """The mask of the connected component most like a grid: the most area in alike holes,
+    of at least ``cfg.min_holes`` of them; raises BoardNotFound when there is none."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
         raise BoardNotFound("no dark lines in the image")
     h, w = mask.shape
     order = np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:12] + 1
-    best, best_score = -1, 0
+    best, best_count, best_area = -1, 0, 0.0
     for k in order:
         x, y, bw, bh, area = stats[k]
         if bw < 0.08 * w and bh < 0.08 * h:
             continue
-        holes = _hole_score((labels[y:y + bh, x:x + bw] == k).astype(np.uint8))
-        if holes > best_score:
-            best, best_score = k, holes
-    if best < 0 or best_score < cfg.min_holes:
+        count, covered = _holes((labels[y:y + bh, x:x + bw] == k).astype(np.uint8))
+        # The most area in alike holes, not the most holes: a textured surface (frosted
+        # glass, a tablecloth) can enclose more, but far smaller, holes than the grid.
+        if count >= cfg.min_holes and covered > best_area:
+            best, best_area = k, covered
+        best_count = max(best_count, count)
+    if best < 0:
         raise BoardNotFound(f"no net of lines enclosing at least {cfg.min_holes} alike cells "
-                            f"(best had {best_score})")
+                            f"(best had {best_count})")
     out: np.ndarray = (labels == best).astype(np.uint8) * 255
     return out
 
@@ -428,20 +432,39 @@ def grow(gray: np.ndarray, fit: GridFit, size: int | None,
     return GridFit(g / g[2, 2], nx, fit.confidence)
 
 
+def _rectified(gray: np.ndarray, fit: GridFit, c: int, margin: int,
+               border: int = cv2.BORDER_REPLICATE) -> np.ndarray:
+    """``gray`` warped so lattice point (i, j) of ``fit`` lands on pixel
+    (c (i + margin), c (j + margin)), with ``margin`` cells around the lattice; outside the
+    image filled by ``border`` (black when constant: no lines there)."""
+    side = c * (fit.size - 1 + 2 * margin) + 1
+    to_rect = np.array([[c, 0, c * margin], [0, c, c * margin], [0, 0, 1]], dtype=np.float64)
+    out: np.ndarray = cv2.warpPerspective(gray, to_rect @ np.linalg.inv(fit.homography),
+                                          (side, side), flags=cv2.INTER_LINEAR,
+                                          borderMode=border, borderValue=0)
+    return out
+
+
+def thin_lines(mask: np.ndarray) -> np.ndarray:
+    """The parts of ``mask`` under three pixels thick: printed lines without the solid blobs
+    (stones' rims and shadows, which an adaptive threshold fills when a stone is about as
+    large as its neighbourhood)."""
+    solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    out: np.ndarray = cv2.subtract(mask, solid)
+    return out
+
+
 def lattice_score(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> float:
     """How well the lattice of ``fit`` sits on the lines of ``gray``, in [0, 1]: in a view
-    rectified by its homography, the straight-line mask's profile on the lattice lines less
-    its mean a half, third or quarter of the way between them, over the profile's spread,
-    divided by 4. (The mean, not the highest as in `_comb_fit`: the size is decided by now,
-    and stone rims between lines must not sink a good grid.)"""
+    rectified by its homography, the profile of the thin straight lines on the lattice lines
+    less its mean a half, third or quarter of the way between them, over the profile's
+    spread, divided by 4. (The mean, not the highest as in `_comb_fit`: the size is decided
+    by now, and stone rims between lines must not sink a good grid.)"""
     n, c = fit.size, cfg.grow_cell
-    side = (n + 1) * c
-    to_rect = np.array([[c, 0, c], [0, c, c], [0, 0, 1]], dtype=np.float64)
-    rect = cv2.warpPerspective(gray, to_rect @ np.linalg.inv(fit.homography), (side, side),
-                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    horiz, vert = straight_parts(line_mask(rect, cfg), 3 * c // 4)
+    rect = _rectified(gray, fit, c, 1)
+    horiz, vert = straight_parts(thin_lines(line_mask(rect, cfg)), 3 * c // 4)
     lines = c * (np.arange(n) + 1.0)
-    xs = np.arange(side, dtype=np.float64)
+    xs = np.arange(rect.shape[0], dtype=np.float64)
     scores = []
     for part, axis in ((vert, 0), (horiz, 1)):
         prof = cv2.GaussianBlur(part.mean(axis=axis)[None, :], (0, 0), 1.0).ravel()
@@ -452,6 +475,38 @@ def lattice_score(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) ->
     return float(np.clip(min(scores) / 4.0, 0.0, 1.0))
 
 
+def runs_on(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> float:
+    """How far the grid goes on past the outer lines of ``fit``, in [0, 1]: the lattice's
+    lines drawn across the cell beyond each outer line, as a share of how they are drawn
+    across its inner cells, averaged over the four sides. Near 0 for a whole board's grid
+    (nothing crosses its edge lines), large for a patch of a bigger grid or a lattice of
+    the wrong size that a few lines happen to fit."""
+    n, c = fit.size, cfg.grow_cell
+    rect = _rectified(gray, fit, c, 2, cv2.BORDER_CONSTANT)
+    horiz, vert = straight_parts(line_mask(rect, cfg), 3 * c // 4)
+    at = c * (np.arange(n) + 2)  # the lattice lines' pixels
+    # Each line's band (3 px wide) at its most drawn, along its whole length.
+    cols = np.maximum(np.maximum(vert[:, at - 1], vert[:, at]), vert[:, at + 1])  # (y, i)
+    rows = np.maximum(np.maximum(horiz[at - 1, :], horiz[at, :]), horiz[at + 1, :]).T  # (x, j)
+    shares = []
+    for lines in (cols, rows):
+        # The share of each gap between lattice positions k-1 and k (k = 0 .. n) that the
+        # crossing lines draw, a quarter cell kept clear of either end.
+        gaps = np.array([lines[c * (k + 1) + c // 4:c * (k + 2) - c // 4 + 1].mean()
+                         for k in range(n + 1)])
+        inner = max(float(np.median(gaps[1:-1])), 1e-6)
+        shares += [gaps[0] / inner, gaps[-1] / inner]
+    return float(np.mean(np.clip(shares, 0.0, 1.0)))
+
+
+def confidence(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> float:
+    """How sure we are that ``fit`` is the board's whole grid, in [0, 1]: its
+    `lattice_score`, lowered by ``cfg.runs_on_weight`` times how far the grid `runs_on`
+    past it."""
+    lowered = lattice_score(gray, fit, cfg) * (1.0 - cfg.runs_on_weight * runs_on(gray, fit, cfg))
+    return float(max(lowered, 0.0))
+
+
 def _fit_from(small: np.ndarray, quad: np.ndarray, lines: int | None, size: int | None,
               cfg: LocateConfig, reach: tuple[float, float]) -> GridFit:
     """Lattice fit in ``quad`` (of ``lines`` lines, or the size that fits best), refined,
@@ -460,35 +515,42 @@ def _fit_from(small: np.ndarray, quad: np.ndarray, lines: int | None, size: int 
     fit = refine(small, fit, cfg)
     fit = grow(small, fit, size, cfg)
     fit = refine(small, fit, cfg)
-    return GridFit(fit.homography, fit.size, lattice_score(small, fit, cfg))
+    return GridFit(fit.homography, fit.size, confidence(small, fit, cfg))
 
 
-def _from_net(small: np.ndarray, size: int | None, cfg: LocateConfig) -> GridFit | None:
-    """The grid around the net of lines most like a grid, or None if there is none."""
+_NET_REACH = (0.6, 0.15)
+"""How far (cells) the outer lattice lines may lie inside and outside the quad around the net
+of lines (stones on the edge widen it by up to half a cell): see `_comb_fit`."""
+_CELLS_REACH = (0.15, 1.15)
+"""The same around the net's cells (stones on the edge hide the outermost ones)."""
+
+
+def _net(small: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
+    """The mask of the net of lines most like a grid, or None if there is none."""
     try:
-        comp = grid_component(line_mask(small, cfg), cfg)
+        return grid_component(line_mask(small, cfg), cfg)
     except BoardNotFound:
         return None
-    fit = _fit_from(small, outer_quad(comp), size, size, cfg, (0.6, 0.15))
-    if fit.confidence < cfg.retry_below:
-        # The net may have taken in the board's edge or a frame: fit again around its cells.
-        cells = cell_mask(comp)
-        if cells is not None:
-            other = _fit_from(small, outer_quad(cells), size, size, cfg, (0.15, 1.15))
-            if other.confidence > fit.confidence:
-                fit = other
-    return fit
 
 
-def _from_outline(small: np.ndarray, size: int | None, cfg: LocateConfig) -> GridFit | None:
-    """The best grid inside the board's outline from its straight lines, every size tried
-    (each grown to the whole grid first), or None if there is no outline."""
-    quad = board_outline(small, cfg)
-    if quad is None:
-        return None
+def _other_fits(small: np.ndarray, net: np.ndarray | None, first: GridFit | None,
+                size: int | None, cfg: LocateConfig) -> list[GridFit]:
+    """Grids to weigh against a doubtful ``first`` one: around the net of lines at the sizes
+    the first fit did not take, around the net's cells and inside the board's outline
+    (`vision.lines`) at every size, each grown to the whole grid first."""
     sizes = (size,) if size else SIZES
-    fits = [_fit_from(small, quad, n, size, cfg, cfg.outline_reach) for n in sizes]
-    return max(fits, key=lambda f: f.confidence)
+    quads: list[tuple[np.ndarray, tuple[float, float], tuple[int, ...]]] = []
+    if net is not None:
+        quads.append((outer_quad(net), _NET_REACH,
+                      tuple(n for n in sizes if first is None or n != first.size)))
+        if cfg.try_cells:
+            cells = cell_mask(net)
+            if cells is not None:
+                quads.append((outer_quad(cells), _CELLS_REACH, sizes))
+    outline = board_outline(small, cfg)
+    if outline is not None:
+        quads.append((outline, cfg.outline_reach, sizes))
+    return [_fit_from(small, quad, n, size, cfg, reach) for quad, reach, ns in quads for n in ns]
 
 
 def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCATE) -> GridFit:
@@ -500,11 +562,12 @@ def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCAT
         raise ValueError(f"board size must be one of {SIZES}, got {size!r}")
     gray = to_gray(image)
     small, back = working_image(gray, cfg)
-    fit = _from_net(small, size, cfg)
+    net = _net(small, cfg)
+    fit = _fit_from(small, outer_quad(net), size, size, cfg, _NET_REACH) if net is not None \
+        else None
     if fit is None or fit.confidence < cfg.recheck_below:
-        other = _from_outline(small, size, cfg)
-        if other is not None and (fit is None or other.confidence > fit.confidence):
-            fit = other
+        fits = _other_fits(small, net, fit, size, cfg) + ([fit] if fit is not None else [])
+        fit = max(fits, key=lambda f: f.confidence, default=None)
     if fit is None:
         raise BoardNotFound(f"no net of lines enclosing at least {cfg.min_holes} alike cells, "
                             "and no two families of straight lines")

@@ -68,7 +68,9 @@ def test_every_photo_with_stones_stays_above_the_overall_floor(tallies) -> None:
 
 def test_boards_found_and_corners_on_roboflow(tallies) -> None:
     t = tallies["roboflow-corners/train"]
-    assert t.found >= 255  # (260 of 270)
+    assert t.found >= 250  # (255 of 270)
+    assert set(t.sizes_read) == {19}  # every board found is read at its size: none a patch
+    assert sum(e <= 0.5 for e in t.corner_errors) >= 250  # (254: the right grid)
     within = sum(e <= 0.25 for e in t.corner_errors)
     assert within >= 110  # (115)
     assert sorted(t.corner_errors)[len(t.corner_errors) // 2] <= 0.28  # (0.263)
@@ -88,9 +90,17 @@ def test_roboflow_labels_sit_inside_the_corners_found_and_agree_once_that_is_all
 
 
 def test_nearly_every_board_is_found(tallies) -> None:
-    assert tallies["all"].found >= 362  # (367 of 378)
+    assert tallies["all"].found >= 358  # (363 of 378; of the 15 left, 14 are crowded
+    # Roboflow boards whose grid no candidate fits, so they are refused, not misread)
 
 
 def test_tengen_angled_corners_within_a_tenth_of_a_cell(tallies) -> None:
     t = tallies["tengen/angled_easy"]
     assert t.found == 6 and max(t.corner_errors) <= 0.1
+
+
+def test_every_steep_tengen_photo_is_found_at_13x13(tallies) -> None:
+    # The six "angled_hard" photos: steep views, a frosted glass table whose texture makes
+    # a bigger net of tiny holes than the grid, a kettle and notebooks beside the board.
+    t = tallies["tengen/angled_hard"]
+    assert t.found == 6 and t.sizes_read == {13: 6}
