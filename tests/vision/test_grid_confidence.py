@@ -1,0 +1,46 @@
+"""A grid's confidence: the whole board's grid beats any patch of it or a lattice of the
+wrong size, since a patch's lines run on past its outer lines and the board's do not."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.locate import GridFit, confidence, runs_on, to_gray
+from vision.synth import random_position, render
+
+
+def _patch(whole: GridFit, first: int, size: int) -> GridFit:
+    """The ``size`` x ``size`` lattice starting at line ``first`` of ``whole``'s grid."""
+    shift = np.array([[1, 0, first], [0, 1, first], [0, 0, 1]], dtype=np.float64)
+    return GridFit(whole.homography @ shift, size, 0.0)
+
+
+def test_the_lines_of_a_whole_board_stop_at_its_edge_lines() -> None:
+    shot = render(random_position(19, 5, stones=0.3), 5)
+    gray = to_gray(shot.image)
+    whole = GridFit(shot.homography, 19, 0.0)
+    assert runs_on(gray, whole) < 0.2
+
+
+def test_a_patch_of_the_grid_is_seen_to_run_on_and_loses_to_the_whole() -> None:
+    #   . . . . . . . . . . . . . . . . . . .
+    #   . . . . . + - - - - - - - + . . . . .     a 9 x 9 patch in the middle of a 19 x 19
+    #   . . . . . |  patch        | . . . . .     grid: every line of it goes on past it
+    #   . . . . . + - - - - - - - + . . . . .
+    shot = render(random_position(19, 6, stones=0.3), 6)
+    gray = to_gray(shot.image)
+    whole = GridFit(shot.homography, 19, 0.0)
+    patch = _patch(whole, 5, 9)
+    assert runs_on(gray, patch) > 0.5
+    assert confidence(gray, patch) < 0.5 * confidence(gray, whole)
+
+
+def test_a_lattice_of_the_wrong_size_scores_below_the_right_one() -> None:
+    shot = render(random_position(13, 7, stones=0.3), 7)
+    gray = to_gray(shot.image)
+    right = GridFit(shot.homography, 13, 0.0)
+    # A 9-line lattice over the same outer lines: its spacing is 1.5 of the board's cells.
+    scale = np.diag([12 / 8, 12 / 8, 1.0])
+    wrong = GridFit(shot.homography @ scale, 9, 0.0)
+    assert confidence(gray, right) > 0.5
+    assert confidence(gray, wrong) < 0.5 * confidence(gray, right)
