@@ -64,15 +64,23 @@ def to_gray(image: np.ndarray) -> np.ndarray:
     raise ValueError(f"expected 1, 3 or 4 channels, got {image.shape[2]}")
 
 
-def working_image(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, float]:
+def working_image(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, np.ndarray]:
     """``gray`` downscaled so its longer side is at most ``cfg.work_side``; returns it and the
-    factor from working to original pixels."""
+    map (3, 3) from working to original pixels (identity if not downscaled).
+
+    The map is exact about pixel centres, as `cv2.resize` samples: working pixel ``x`` spans
+    original pixels ``x * s`` to ``(x + 1) * s``, so its centre is ``(x + 0.5) s - 0.5``.
+    Multiplying by ``s`` alone would put every grid ``(s - 1) / 2`` px (0.44 at 1920 px wide)
+    towards the image's top-left corner, a shift that turns with the photo."""
     h, w = gray.shape
     s = min(1.0, cfg.work_side / max(h, w))
     if s >= 1.0:
-        return gray, 1.0
-    small = cv2.resize(gray, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
-    return small, 1.0 / s
+        return gray, np.eye(3)
+    ws, hs = round(w * s), round(h * s)
+    small = cv2.resize(gray, (ws, hs), interpolation=cv2.INTER_AREA)
+    sx, sy = w / ws, h / hs
+    to_full = np.array([[sx, 0, 0.5 * (sx - 1)], [0, sy, 0.5 * (sy - 1)], [0, 0, 1]])
+    return small, to_full
 
 
 def line_mask(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> np.ndarray:
@@ -561,7 +569,7 @@ def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCAT
     if size is not None and size not in SIZES:
         raise ValueError(f"board size must be one of {SIZES}, got {size!r}")
     gray = to_gray(image)
-    small, back = working_image(gray, cfg)
+    small, to_full = working_image(gray, cfg)
     net = _net(small, cfg)
     fit = _fit_from(small, outer_quad(net), size, size, cfg, _NET_REACH) if net is not None \
         else None
@@ -573,5 +581,5 @@ def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCAT
                             "and no two families of straight lines")
     if fit.confidence < cfg.min_confidence:
         raise BoardNotFound(f"grid lines too weak to trust (confidence {fit.confidence:.2f})")
-    h = grid.upright(grid.scaled(fit.homography, back), fit.size)
+    h = grid.upright(to_full @ fit.homography, fit.size)
     return GridFit(h, fit.size, fit.confidence)
