@@ -454,7 +454,7 @@ def _rectified(gray: np.ndarray, fit: GridFit, c: int, margin: int,
 
 
 def thin_lines(mask: np.ndarray) -> np.ndarray:
-    """The parts of ``mask`` under three pixels thick: printed lines without the solid blobs
+    """The parts of ``mask`` under five pixels thick: printed lines without the solid blobs
     (stones' rims and shadows, which an adaptive threshold fills when a stone is about as
     large as its neighbourhood)."""
     solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
@@ -551,10 +551,9 @@ def _other_fits(small: np.ndarray, net: np.ndarray | None, first: GridFit | None
     if net is not None:
         quads.append((outer_quad(net), _NET_REACH,
                       tuple(n for n in sizes if first is None or n != first.size)))
-        if cfg.try_cells:
-            cells = cell_mask(net)
-            if cells is not None:
-                quads.append((outer_quad(cells), _CELLS_REACH, sizes))
+        cells = cell_mask(net)
+        if cells is not None:
+            quads.append((outer_quad(cells), _CELLS_REACH, sizes))
     outline = board_outline(small, cfg)
     if outline is not None:
         quads.append((outline, cfg.outline_reach, sizes))

@@ -90,8 +90,8 @@ def test_roboflow_labels_sit_inside_the_corners_found_and_agree_once_that_is_all
 
 
 def test_nearly_every_board_is_found(tallies) -> None:
-    assert tallies["all"].found >= 358  # (363 of 378; of the 15 left, 14 are crowded
-    # Roboflow boards whose grid no candidate fits, so they are refused, not misread)
+    assert tallies["all"].found >= 358  # (363 of 378; the 15 left are crowded Roboflow
+    # boards whose grid no candidate fits, so they are refused, not misread)
 
 
 def test_tengen_angled_corners_within_a_tenth_of_a_cell(tallies) -> None:
