@@ -78,6 +78,23 @@ class LocateConfig:
     """A family of lines must hold at least this share of the segments' total length."""
     outline_percentiles: tuple[float, float] = (1.0, 99.0)
     """The outline spans these percentiles of the families' segment ends (strays cut)."""
+    stone_min_area: int = 40
+    """Dark blobs smaller than this (px) are not weighed as stones (`vision.stone_lattice`,
+    the last resort when no grid of lines is trusted)."""
+    stone_fill: float = 0.68
+    """A dark blob whose area is at least this share of its near-square bounding box is a
+    stone standing alone (a disc fills 0.785), which tells the stones' radius."""
+    stone_min_round: int = 4
+    """Fewer stones standing alone than this tell no radius: no grid from the stones."""
+    stone_peak: tuple[float, float] = (0.7, 1.35)
+    """A black stone's centre is a peak of the distance transform between these radii."""
+    stone_axes_apart: float = 55.0
+    """The lattice's two directions are at least this many degrees apart in the photo."""
+    stone_reach: tuple[float, ...] = (3, 4.5, 6, 9, 13, 20, 30)
+    """Cells from the first stone within which stones are numbered and the homography
+    refitted, pass by pass (perspective learnt near it before far stones are numbered)."""
+    stone_fit_residual: float = 0.2
+    """A stone this many cells or less from a lattice point of the fit lies on it."""
 
 
 @dataclasses.dataclass(frozen=True)

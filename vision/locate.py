@@ -16,7 +16,8 @@ Steps, each a function of its own:
 
 Where the net of lines gives no grid it trusts (pale boards with faint broken lines, boards
 crowded with stones), the grid is looked for again inside the board's outline that the two
-families of straight lines span (`vision.lines`), at every size, and the better kept.
+families of straight lines span (`vision.lines`), at every size, and the better kept. Where
+none of those is trusted, the black stones' centres give the lattice (`vision.stone_lattice`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from . import grid
 from .config import LOCATE, SIZES, LocateConfig
 from .errors import BoardNotFound
 from .lines import board_outline
+from .stone_lattice import stone_start
 
 
 @dataclasses.dataclass(frozen=True)
@@ -515,15 +517,26 @@ def confidence(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> fl
     return float(max(lowered, 0.0))
 
 
-def _fit_from(small: np.ndarray, quad: np.ndarray, lines: int | None, size: int | None,
-              cfg: LocateConfig, reach: tuple[float, float]) -> GridFit:
-    """Lattice fit in ``quad`` (of ``lines`` lines, or the size that fits best), refined,
-    grown to the whole grid (up to ``size`` lines if given), refined, and scored."""
-    fit = fit_lattice(small, quad, lines, cfg, reach)
+def _finish(small: np.ndarray, fit: GridFit, size: int | None, cfg: LocateConfig) -> GridFit:
+    """``fit`` refined, grown to the whole grid (up to ``size`` lines if given), refined,
+    and scored."""
     fit = refine(small, fit, cfg)
     fit = grow(small, fit, size, cfg)
     fit = refine(small, fit, cfg)
     return GridFit(fit.homography, fit.size, confidence(small, fit, cfg))
+
+
+def _fit_from(small: np.ndarray, quad: np.ndarray, lines: int | None, size: int | None,
+              cfg: LocateConfig, reach: tuple[float, float]) -> GridFit:
+    """Lattice fit in ``quad`` (of ``lines`` lines, or the size that fits best), finished."""
+    return _finish(small, fit_lattice(small, quad, lines, cfg, reach), size, cfg)
+
+
+def _stone_fit(small: np.ndarray, size: int | None, cfg: LocateConfig) -> GridFit | None:
+    """The grid through the black stones' centres (`vision.stone_lattice`), finished; None
+    if the stones give no lattice."""
+    start = stone_start(small, size, cfg)
+    return None if start is None else _finish(small, GridFit(start[0], start[1], 0.0), size, cfg)
 
 
 _NET_REACH = (0.6, 0.15)
@@ -575,9 +588,15 @@ def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCAT
     if fit is None or fit.confidence < cfg.recheck_below:
         fits = _other_fits(small, net, fit, size, cfg) + ([fit] if fit is not None else [])
         fit = max(fits, key=lambda f: f.confidence, default=None)
+    if fit is None or fit.confidence < cfg.min_confidence:
+        # The last resort, for boards so crowded the lines hide: it may only find a board
+        # no grid of lines gives, never displace one.
+        stones = _stone_fit(small, size, cfg)
+        if stones is not None and (fit is None or stones.confidence > fit.confidence):
+            fit = stones
     if fit is None:
         raise BoardNotFound(f"no net of lines enclosing at least {cfg.min_holes} alike cells, "
-                            "and no two families of straight lines")
+                            "no two families of straight lines, and no lattice of stones")
     if fit.confidence < cfg.min_confidence:
         raise BoardNotFound(f"grid lines too weak to trust (confidence {fit.confidence:.2f})")
     h = grid.upright(to_full @ fit.homography, fit.size)

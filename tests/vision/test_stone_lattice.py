@@ -1,0 +1,98 @@
+"""A grid from the stones: on a board so crowded that its lines hide, the black stones'
+centres still lie on the lattice, and give the grid when no grid of lines is trusted."""
+
+from __future__ import annotations
+
+import importlib
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import grid
+from vision.errors import BoardNotFound
+from vision.locate import locate
+from vision.stone_lattice import (dark_centres, lattice_axes, lattice_through, stone_start,
+                                  three_class_thresholds)
+from vision.synth import random_position, render
+
+locate_module = importlib.import_module("vision.locate")  # the name `locate` is its function
+
+
+def _cell_error(found: np.ndarray, truth: np.ndarray, n: int) -> float:
+    """The worst corner's distance in cells between two (4, 2) corner sets."""
+    cell = np.linalg.norm(truth[1] - truth[0]) / (n - 1)
+    return float(np.abs(found - truth).max() / cell)
+
+
+def test_three_classes_split_black_wood_and_white() -> None:
+    gray = np.r_[np.full(300, 30), np.full(1000, 150), np.full(300, 230)].astype(np.uint8)
+    low, high = three_class_thresholds(gray.reshape(40, 40))
+    assert 30 <= low < 150 <= high < 230
+
+
+def _stones(centres: list[tuple[int, int]], radius: int, shape=(200, 300)) -> np.ndarray:
+    img = np.full(shape, 170, np.uint8)  # wood
+    for x, y in centres:
+        cv2.circle(img, (x, y), radius, 25, -1, cv2.LINE_AA)
+    return img
+
+
+def test_each_black_stone_gives_its_centre_even_in_a_wall_of_touching_stones() -> None:
+    #   X X X X X     a wall of five touching stones, and four standing alone
+    #                 (which tell the stones' size)
+    #   X   X   X   X
+    wall = [(40 + 24 * k, 50) for k in range(5)]
+    alone = [(40, 130), (100, 130), (160, 130), (220, 130)]
+    found = dark_centres(_stones(wall + alone, 11))
+    assert found is not None
+    points, radius = found
+    assert 10 <= radius <= 12.5
+    assert len(points) == 9
+    for x, y in wall + alone:
+        assert np.hypot(*(points - (x, y)).T).min() <= 1.5
+
+
+def test_too_few_stones_standing_alone_tell_no_size() -> None:
+    assert dark_centres(_stones([(50, 50), (150, 50), (100, 140)], 11)) is None
+    assert dark_centres(np.full((120, 160), 170, np.uint8)) is None
+
+
+def test_the_lattice_through_stones_under_perspective_numbers_them_and_leaves_strays_out() -> None:
+    truth = cv2.getPerspectiveTransform(
+        grid.corner_lattice(19).astype(np.float32),
+        np.float32([[120, 90], [860, 130], [930, 820], [60, 760]])).astype(np.float64)
+    rng = np.random.default_rng(3)
+    taken = rng.choice(361, 150, replace=False)
+    lattice = grid.lattice(19)[taken]
+    points = grid.apply(truth, lattice) + rng.normal(0, 0.6, (150, 2))
+    strays = np.array([[5.0, 5.0], [990.0, 20.0], [500.0, 990.0]])
+    cell = float(np.linalg.norm(np.diff(grid.apply(truth, np.array([[9.0, 9.0], [10.0, 9.0]])),
+                                        axis=0)))
+    axes = lattice_axes(np.r_[points, strays], cell)
+    assert axes is not None
+    through = lattice_through(np.r_[points, strays], axes)
+    assert through is not None
+    h, coords = through
+    assert len(coords) == 150  # every stone, no stray
+    # The fit's lattice is the truth's up to where it starts counting and which way.
+    back = np.linalg.inv(truth) @ h
+    back /= back[2, 2]
+    rounded = np.round(back)
+    assert np.abs(back - rounded).max() < 0.02
+    assert abs(round(np.linalg.det(rounded[:2, :2]))) == 1
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_board_crowded_past_its_lines_is_found_from_its_stones(seed: int, monkeypatch) -> None:
+    # Three points in four taken: no net of lines holds together, and no grid of lines
+    # alone is trusted on these seeds; the stones' lattice is, to a tenth of a cell.
+    shot = render(random_position(19, seed, stones=0.75), seed)
+    assert stone_start(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY), None) is not None
+    fit = locate(shot.image)
+    assert fit.size == 19
+    assert _cell_error(fit.corners, shot.corners, 19) < 0.1
+    with monkeypatch.context() as m:
+        m.setattr(locate_module, "_stone_fit", lambda *args: None)
+        with pytest.raises(BoardNotFound):
+            locate(shot.image)

@@ -1,0 +1,189 @@
+"""A grid from the stones themselves, for boards so crowded that their lines are hidden.
+
+Black stones sit on the intersections, so their centres are points of the lattice even where
+no line shows between them. Steps, each a function of its own:
+
+1. `dark_centres`: the black stones' centres (a three-class threshold splits black stones,
+   wood and white stones; the distance transform's peaks of stone size are the centres).
+2. `lattice_axes`: the two lattice steps, from the displacements between neighbouring
+   centres.
+3. `lattice_through`: integer lattice coordinates for the centres and the homography through
+   them, grown outwards from the most crowded centre.
+4. `stone_start`: the square of lattice lines the fitted centres span, as a starting grid
+   that `vision.locate` refines and grows like any other.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from . import grid
+from .config import LOCATE, SIZES, LocateConfig
+
+
+def three_class_thresholds(gray: np.ndarray) -> tuple[int, int]:
+    """The grey levels ``low < high`` that split ``gray``'s histogram into three classes
+    (black stones <= low < wood <= high < white stones) with the most variance between
+    them (Otsu's criterion for three classes)."""
+    p = np.bincount(gray.ravel(), minlength=256).astype(np.float64)
+    p /= p.sum()
+    w = np.cumsum(p)
+    m = np.cumsum(p * np.arange(256))
+    w0, m0 = w[:, None], m[:, None]  # class 0: levels 0..a
+    w1, m1 = w[None, :] - w0, m[None, :] - m0  # class 1: a+1..b
+    w2, m2 = 1.0 - w[None, :], m[-1] - m[None, :]  # class 2: b+1..255
+    with np.errstate(divide="ignore", invalid="ignore"):
+        between = m0 ** 2 / w0 + m1 ** 2 / w1 + m2 ** 2 / w2
+    between[np.tril_indices(256)] = -1.0
+    between = np.nan_to_num(between, nan=-1.0, posinf=-1.0, neginf=-1.0)
+    low, high = np.unravel_index(int(np.argmax(between)), between.shape)
+    return int(low), int(high)
+
+
+def _disc(radius: float) -> np.ndarray:
+    side = 2 * int(round(radius)) + 1
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+
+
+def dark_centres(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, float] | None:
+    """The centres (k, 2) of the black stones in ``gray`` and their radius in pixels, or
+    None if fewer than ``cfg.stone_min_round`` round dark blobs tell a stone's size.
+
+    The radius is the median of the round blobs (stones standing alone); a centre is a
+    peak of the distance to the nearest non-dark pixel between ``cfg.stone_peak`` radii,
+    at least 1.2 radii from any stronger peak, so stones touching in a wall each give one."""
+    blur = cv2.GaussianBlur(gray, (0, 0), 1.0)
+    low, _ = three_class_thresholds(cv2.resize(blur, None, fx=0.25, fy=0.25,
+                                               interpolation=cv2.INTER_AREA))
+    dark = cv2.morphologyEx(np.where(blur <= low, 255, 0).astype(np.uint8), cv2.MORPH_OPEN,
+                            _disc(2))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
+    round_ = ((area >= cfg.stone_min_area) & (w < 1.3 * h) & (h < 1.3 * w)
+              & (area >= cfg.stone_fill * w * h))
+    if round_.sum() < cfg.stone_min_round:
+        return None
+    radius = float(np.median(np.sqrt(area[round_] / np.pi)))
+    dist = cv2.distanceTransform(dark, cv2.DIST_L2, 5)
+    lo, hi = cfg.stone_peak
+    peak = (dist >= cv2.dilate(dist, _disc(3))) & (dist >= max(lo * radius, 4.0)) \
+        & (dist < hi * radius)
+    ys, xs = np.nonzero(peak)
+    order = np.argsort(-dist[ys, xs], kind="stable")
+    candidates = np.c_[xs[order], ys[order]].astype(np.float64)
+    kept: list[np.ndarray] = []
+    for p in candidates:
+        if not kept or np.min(np.hypot(*(np.array(kept) - p).T)) > 1.2 * radius:
+            kept.append(p)
+    return np.array(kept).reshape(-1, 2), radius
+
+
+def lattice_axes(points: np.ndarray, cell: float,
+                 cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, np.ndarray] | None:
+    """The lattice's two steps (2-vectors, in pixels) among ``points`` about ``cell`` px
+    apart, ordered so that their cross product is positive; None if fewer than six pairs
+    of neighbours.
+
+    Each step is the median displacement of the neighbour pairs in one of the two
+    directions most pairs take (at least ``cfg.stone_axes_apart`` degrees apart)."""
+    d = points[None, :, :] - points[:, None, :]
+    dist = np.hypot(d[..., 0], d[..., 1])
+    pairs = d[(dist > 0.75 * cell) & (dist < 1.35 * cell)]
+    if len(pairs) < 6:
+        return None
+    angle = np.degrees(np.arctan2(pairs[:, 1], pairs[:, 0])) % 180.0
+    hist = np.bincount(np.round(angle).astype(int) % 180, minlength=180).astype(np.float64)
+    smooth = np.convolve(np.r_[hist[-3:], hist, hist[:3]], np.ones(7), "valid")
+    deg = np.arange(180)
+    apart = np.abs(deg[:, None] - deg[None, :])
+    apart = np.minimum(apart, 180 - apart)
+    both = np.where(apart >= cfg.stone_axes_apart, smooth[:, None] + smooth[None, :], -1.0)
+    steps = []
+    for a in np.unravel_index(int(np.argmax(both)), both.shape):
+        off = np.abs(angle - a)
+        near = pairs[np.minimum(off, 180.0 - off) < 12.0]
+        along = np.array([np.cos(np.radians(a)), np.sin(np.radians(a))])
+        steps.append(np.median(near * np.sign(near @ along)[:, None], axis=0))
+    u, v = steps
+    if u[0] * v[1] - u[1] * v[0] < 0:
+        u, v = v, u
+    return u, v
+
+
+def lattice_through(points: np.ndarray, axes: tuple[np.ndarray, np.ndarray],
+                    cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, np.ndarray] | None:
+    """The homography (3, 3) from lattice (i, j) to pixels through ``points``, and the
+    integer lattice coordinates (m, 2) of those of them it fits within
+    ``cfg.stone_fit_residual`` cell; None if fewer than six fit.
+
+    It starts at the point with the most neighbours, with ``axes`` as its steps, and is
+    refitted as the points within a growing number of cells are taken in, so perspective
+    is learnt near the start before far points are numbered."""
+    u, v = axes
+    cell = float(np.hypot(*u) + np.hypot(*v)) / 2.0
+    d = np.hypot(*(points[None] - points[:, None]).transpose(2, 0, 1))
+    seed = points[int(np.argmax((d < 3.2 * cell).sum(axis=1)))]
+    h = np.array([[u[0], v[0], seed[0]], [u[1], v[1], seed[1]], [0.0, 0.0, 1.0]])
+    for reach in cfg.stone_reach:
+        q = grid.apply(np.linalg.inv(h), points)
+        qi = np.round(q)
+        ok = (np.abs(q - qi).max(axis=1) < 0.25) & (np.abs(qi).max(axis=1) <= reach)
+        if ok.sum() < 6:
+            return None
+        refit, _ = cv2.findHomography(qi[ok], points[ok], 0)
+        if refit is None or abs(refit[2, 2]) < 1e-12:
+            return None
+        h = refit / refit[2, 2]
+    q = grid.apply(np.linalg.inv(h), points)
+    qi = np.round(q)
+    fits = np.abs(q - qi).max(axis=1) < cfg.stone_fit_residual
+    if fits.sum() < 6:
+        return None
+    return h, qi[fits].astype(int)
+
+
+def _densest_window(coords: np.ndarray, n: int) -> np.ndarray:
+    """Which of ``coords`` (k, 2) lie in the n x n window of lattice points holding most of
+    them. Points more than n lines from the median are strays (a board has at most n)."""
+    med = np.median(coords, axis=0)
+    near = (np.abs(coords - med) <= n).all(axis=1)
+    c = coords[near]
+    best = np.zeros(len(coords), dtype=bool)
+    for i0 in range(int(c[:, 0].min()) - n + 1, int(c[:, 0].max()) + 1):
+        in_i = near & (coords[:, 0] >= i0) & (coords[:, 0] < i0 + n)
+        if in_i.sum() <= best.sum():
+            continue
+        for j0 in range(int(c[:, 1].min()) - n + 1, int(c[:, 1].max()) + 1):
+            inside = in_i & (coords[:, 1] >= j0) & (coords[:, 1] < j0 + n)
+            if inside.sum() > best.sum():
+                best = inside
+    return best
+
+
+def stone_start(gray: np.ndarray, size: int | None,
+                cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, int] | None:
+    """A starting grid from the black stones of ``gray``: the homography from lattice (i, j)
+    to pixels and the number of lines of the smallest square around the stones that fit
+    the lattice (within a board of ``size`` lines, or the largest size), centred on them.
+    None if the stones give no lattice."""
+    found = dark_centres(gray, cfg)
+    if found is None:
+        return None
+    points, radius = found
+    axes = lattice_axes(points, 2.1 * radius, cfg)
+    if axes is None:
+        return None
+    through = lattice_through(points, axes, cfg)
+    if through is None:
+        return None
+    h, fitted = through
+    inside = fitted[_densest_window(fitted, size or max(SIZES))]
+    (i0, j0), (i1, j1) = inside.min(axis=0), inside.max(axis=0)
+    span = int(max(i1 - i0, j1 - j0))
+    if span < 4:
+        return None
+    i0 -= (span - (i1 - i0)) // 2
+    j0 -= (span - (j1 - j0)) // 2
+    start = h @ np.array([[1.0, 0.0, i0], [0.0, 1.0, j0], [0.0, 0.0, 1.0]])
+    return start / start[2, 2], span + 1
