@@ -31,14 +31,15 @@ from . import grid
 from .config import LOCATE, SIZES, LocateConfig
 from .errors import BoardNotFound
 from .lines import board_outline
-from .stone_lattice import stone_start
+from .stone_lattice import dark_centres, stone_agreement, stone_start
 
 
 @dataclasses.dataclass(frozen=True)
 class GridFit:
     """A located grid: ``homography`` (3, 3) from lattice (i, j) to image pixels, the board
     ``size``, and a ``confidence`` in [0, 1] from how well lines and mid-lines separate
-    (see `lattice_score`)."""
+    (see `confidence`), or for a grid from the stones how well they vouch for it (see
+    `vision.stone_lattice.stone_agreement`)."""
 
     homography: np.ndarray
     size: int
@@ -534,9 +535,17 @@ def _fit_from(small: np.ndarray, quad: np.ndarray, lines: int | None, size: int 
 
 def _stone_fit(small: np.ndarray, size: int | None, cfg: LocateConfig) -> GridFit | None:
     """The grid through the black stones' centres (`vision.stone_lattice`), finished; None
-    if the stones give no lattice."""
-    start = stone_start(small, size, cfg)
-    return None if start is None else _finish(small, GridFit(start[0], start[1], 0.0), size, cfg)
+    if the stones give no lattice. Its confidence is the better of its lines' and, for a
+    grid of ``size`` (or the largest size) lines, the stones' `stone_agreement`."""
+    found = dark_centres(small, cfg)
+    start = None if found is None else stone_start(*found, size, cfg)
+    if found is None or start is None:
+        return None
+    fit = _finish(small, GridFit(start[0], start[1], 0.0), size, cfg)
+    if fit.size != (size or max(SIZES)):
+        return fit
+    stones = stone_agreement(found[0], fit.homography, fit.size, cfg)
+    return GridFit(fit.homography, fit.size, max(fit.confidence, stones))
 
 
 _NET_REACH = (0.6, 0.15)

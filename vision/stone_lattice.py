@@ -11,6 +11,8 @@ no line shows between them. Steps, each a function of its own:
    them, grown outwards from the most crowded centre.
 4. `stone_start`: the square of lattice lines the fitted centres span, as a starting grid
    that `vision.locate` refines and grows like any other.
+5. `stone_agreement`: how far the stones alone vouch for a grid, where the lines between
+   them are too hidden to.
 """
 
 from __future__ import annotations
@@ -161,16 +163,12 @@ def _densest_window(coords: np.ndarray, n: int) -> np.ndarray:
     return best
 
 
-def stone_start(gray: np.ndarray, size: int | None,
+def stone_start(points: np.ndarray, radius: float, size: int | None,
                 cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, int] | None:
-    """A starting grid from the black stones of ``gray``: the homography from lattice (i, j)
-    to pixels and the number of lines of the smallest square around the stones that fit
-    the lattice (within a board of ``size`` lines, or the largest size), centred on them.
-    None if the stones give no lattice."""
-    found = dark_centres(gray, cfg)
-    if found is None:
-        return None
-    points, radius = found
+    """A starting grid from black stones' centres ``points`` (k, 2) of ``radius`` px: the
+    homography from lattice (i, j) to pixels and the number of lines of the smallest
+    square around the stones that fit the lattice (within a board of ``size`` lines, or
+    the largest size), centred on them. None if the stones give no lattice."""
     axes = lattice_axes(points, 2.1 * radius, cfg)
     if axes is None:
         return None
@@ -187,3 +185,25 @@ def stone_start(gray: np.ndarray, size: int | None,
     j0 -= (span - (j1 - j0)) // 2
     start = h @ np.array([[1.0, 0.0, i0], [0.0, 1.0, j0], [0.0, 0.0, 1.0]])
     return start / start[2, 2], span + 1
+
+
+def stone_agreement(points: np.ndarray, homography: np.ndarray, size: int,
+                    cfg: LocateConfig = LOCATE) -> float:
+    """How sure the stones alone make us of a grid of ``size`` lines: the share of the
+    black stones' centres ``points`` within ``cfg.stone_fit_residual`` cell of one of its
+    points, if those stones reach its outer lines on all four sides; else 0.
+
+    Stones on all four outer lines fix where the grid ends: it cannot be shifted, and if
+    ``size`` is the largest a board has, it cannot be a patch of a bigger grid either."""
+    if len(points) == 0:
+        return 0.0
+    q = grid.apply(np.linalg.inv(homography), points)
+    qi = np.round(q)
+    on = (np.abs(q - qi).max(axis=1) < cfg.stone_fit_residual) \
+        & (qi >= 0).all(axis=1) & (qi <= size - 1).all(axis=1)
+    if not on.any():
+        return 0.0
+    lo, hi = qi[on].min(axis=0), qi[on].max(axis=0)
+    if (lo > 0).any() or (hi < size - 1).any():
+        return 0.0
+    return float(on.mean())

@@ -12,8 +12,8 @@ import pytest
 from vision import grid
 from vision.errors import BoardNotFound
 from vision.locate import locate
-from vision.stone_lattice import (dark_centres, lattice_axes, lattice_through, stone_start,
-                                  three_class_thresholds)
+from vision.stone_lattice import (dark_centres, lattice_axes, lattice_through,
+                                  stone_agreement, stone_start, three_class_thresholds)
 from vision.synth import random_position, render
 
 locate_module = importlib.import_module("vision.locate")  # the name `locate` is its function
@@ -83,12 +83,48 @@ def test_the_lattice_through_stones_under_perspective_numbers_them_and_leaves_st
     assert abs(round(np.linalg.det(rounded[:2, :2]))) == 1
 
 
+def _centres(diagram: str, homography: np.ndarray) -> np.ndarray:
+    """Pixel centres of the X stones of ``diagram`` (rows of a board, top first)."""
+    rows = diagram.split()
+    ij = np.array([(i, j) for j, row in enumerate(rows) for i, ch in enumerate(row) if ch == "X"],
+                  dtype=np.float64)
+    return grid.apply(homography, ij)
+
+
+FIVE_LINES = np.array([[40.0, 0.0, 100.0], [0.0, 40.0, 80.0], [0.0, 0.0, 1.0]])
+
+
+def test_stones_on_all_four_outer_lines_vouch_for_the_grid_by_the_share_on_its_points() -> None:
+    stones = _centres("""
+        ..X..
+        X...X
+        ..X..
+        .X.X.
+        ..X..""", FIVE_LINES)
+    stray = np.array([[0.0, 0.0]])  # a stone off the board: not on any point
+    assert stone_agreement(stones, FIVE_LINES, 5) == 1.0
+    assert stone_agreement(np.r_[stones, stray], FIVE_LINES, 5) == pytest.approx(7 / 8)
+
+
+def test_stones_short_of_an_outer_line_do_not_fix_where_the_grid_ends() -> None:
+    stones = _centres("""
+        ..X..
+        X...X
+        ..X..
+        .X.X.
+        .....""", FIVE_LINES)  # nothing on the bottom line: the grid could sit a line lower
+    assert stone_agreement(stones, FIVE_LINES, 5) == 0.0
+    one_up = FIVE_LINES @ np.array([[1.0, 0, 0], [0, 1, -1], [0, 0, 1]])
+    assert stone_agreement(stones, one_up, 5) == 0.0
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_a_board_crowded_past_its_lines_is_found_from_its_stones(seed: int, monkeypatch) -> None:
     # Three points in four taken: no net of lines holds together, and no grid of lines
     # alone is trusted on these seeds; the stones' lattice is, to a tenth of a cell.
     shot = render(random_position(19, seed, stones=0.75), seed)
-    assert stone_start(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY), None) is not None
+    found = dark_centres(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY))
+    assert found is not None and stone_start(*found, None) is not None
     fit = locate(shot.image)
     assert fit.size == 19
     assert _cell_error(fit.corners, shot.corners, 19) < 0.1
