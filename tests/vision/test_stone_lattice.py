@@ -118,17 +118,22 @@ def test_stones_short_of_an_outer_line_do_not_fix_where_the_grid_ends() -> None:
     assert stone_agreement(stones, one_up, 5) == 0.0
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4])
-def test_a_board_crowded_past_its_lines_is_found_from_its_stones(seed: int, monkeypatch) -> None:
+@pytest.mark.parametrize("lines, given, seed",
+                         [(19, None, 1), (19, None, 2), (19, None, 3), (19, None, 4),
+                          (13, 13, 0), (13, 13, 6), (9, 9, 0), (9, 9, 1)])
+def test_a_board_crowded_past_its_lines_is_found_from_its_stones(lines: int, given: int | None,
+                                                                 seed: int, monkeypatch) -> None:
     # Three points in four taken: no net of lines holds together, and no grid of lines
-    # alone is trusted on these seeds; the stones' lattice is, to a tenth of a cell.
-    shot = render(random_position(19, seed, stones=0.75), seed)
+    # alone is trusted on these seeds; the stones' lattice is, to a tenth of a cell. A 9x9
+    # or 13x13 board's stones vouch for it when its size is given (unasked, a board of
+    # fewer than 19 lines could be a patch of a bigger one).
+    shot = render(random_position(lines, seed, stones=0.75), seed)
     found = dark_centres(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY))
-    assert found is not None and stone_start(*found, None) is not None
-    fit = locate(shot.image)
-    assert fit.size == 19
-    assert _cell_error(fit.corners, shot.corners, 19) < 0.1
+    assert found is not None and stone_start(*found, given) is not None
+    fit = locate(shot.image, given)
+    assert fit.size == lines
+    assert _cell_error(fit.corners, shot.corners, lines) < 0.1
     with monkeypatch.context() as m:
         m.setattr(locate_module, "_stone_fit", lambda *args: None)
         with pytest.raises(BoardNotFound):
-            locate(shot.image)
+            locate(shot.image, given)
