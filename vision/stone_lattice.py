@@ -191,19 +191,25 @@ def stone_agreement(points: np.ndarray, homography: np.ndarray, size: int,
                     cfg: LocateConfig = LOCATE) -> float:
     """How sure the stones alone make us of a grid of ``size`` lines: the share of the
     black stones' centres ``points`` within ``cfg.stone_fit_residual`` cell of one of its
-    points, if those stones reach its outer lines on all four sides; else 0.
+    points, if those stones reach its outer lines on all four sides and the lattice they
+    lie on does not go on past any of them; else 0.
 
     Stones on all four outer lines fix where the grid ends: it cannot be shifted, and if
-    ``size`` is the largest a board has, it cannot be a patch of a bigger grid either."""
+    ``size`` is the largest a board has, it cannot be a patch of a bigger grid either. A
+    lattice of dark dots that goes on (a pegboard, a patterned cloth) is no board: beyond
+    each outer line there must be under half as many points on the lattice as on it."""
     if len(points) == 0:
         return 0.0
     q = grid.apply(np.linalg.inv(homography), points)
     qi = np.round(q)
-    on = (np.abs(q - qi).max(axis=1) < cfg.stone_fit_residual) \
-        & (qi >= 0).all(axis=1) & (qi <= size - 1).all(axis=1)
-    if not on.any():
-        return 0.0
-    lo, hi = qi[on].min(axis=0), qi[on].max(axis=0)
-    if (lo > 0).any() or (hi < size - 1).any():
-        return 0.0
+    lattice = np.abs(q - qi).max(axis=1) < cfg.stone_fit_residual
+    on = lattice & (qi >= 0).all(axis=1) & (qi <= size - 1).all(axis=1)
+    for axis in (0, 1):
+        along = qi[:, 1 - axis]
+        beside = lattice & (along >= 0) & (along <= size - 1)
+        for edge, beyond in ((0, -1), (size - 1, size)):
+            if not (beside & (qi[:, axis] == edge)).any():
+                return 0.0  # no stone on this outer line: the grid could end elsewhere
+            if (beside & (qi[:, axis] == beyond)).sum() * 2 >= (beside & (qi[:, axis] == edge)).sum():
+                return 0.0  # the lattice goes on past it
     return float(on.mean())

@@ -118,6 +118,26 @@ def test_stones_short_of_an_outer_line_do_not_fix_where_the_grid_ends() -> None:
     assert stone_agreement(stones, one_up, 5) == 0.0
 
 
+def test_a_lattice_of_stones_that_goes_on_past_an_outer_line_is_no_board_of_its_size() -> None:
+    stones = _centres("""
+        ..X..X
+        X...XX
+        ..X..X
+        .X.X.X
+        ..X..X""", FIVE_LINES)  # a sixth column as full as the fifth: a patch, or a pattern
+    assert stone_agreement(stones, FIVE_LINES, 5) == 0.0
+
+
+def test_a_pegboard_is_not_taken_for_a_board() -> None:
+    # 25 x 19 dark holes in a light board: a lattice of "stones" running past any 19 x 19.
+    wall = np.full((720, 960), 200, np.uint8)
+    for i in range(25):
+        for j in range(19):
+            cv2.circle(wall, (30 + 36 * i, 30 + 36 * j), 15, 20, -1, cv2.LINE_AA)
+    with pytest.raises(BoardNotFound):
+        locate(wall)
+
+
 @pytest.mark.parametrize("lines, given, seed",
                          [(19, None, 1), (19, None, 2), (19, None, 3), (19, None, 4),
                           (13, 13, 0), (13, 13, 6), (9, 9, 0), (9, 9, 1)])
