@@ -64,7 +64,10 @@ class LocateConfig:
     """A grid found around the net of lines with less confidence than this (or none) is
     weighed against the other sizes around the net, and every size around the net's cells
     and inside the board's outline from its two families of straight lines
-    (`vision.lines`); the most confident is kept."""
+    (`vision.lines`), in that order; the most confident is kept, and the first as confident
+    as this ends the search. On the 79 real photos that take this path, ending it there
+    took 35% less time over them and changed one pick, to another right grid 0.1 cell
+    from it (imago t1_006)."""
     outline_reach: tuple[float, float] = (1.15, 0.15)
     """(inside, outside): how far (cells) the grid's outer lines may lie inside and outside
     that outline (the board's edge, a cell or less outside the grid)."""

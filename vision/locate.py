@@ -23,6 +23,7 @@ none of those is trusted, the black stones' centres give the lattice (`vision.st
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 
 import cv2
 import numpy as np
@@ -564,22 +565,25 @@ def _net(small: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
 
 
 def _other_fits(small: np.ndarray, net: np.ndarray | None, first: GridFit | None,
-                size: int | None, cfg: LocateConfig) -> list[GridFit]:
-    """Grids to weigh against a doubtful ``first`` one: around the net of lines at the sizes
-    the first fit did not take, around the net's cells and inside the board's outline
-    (`vision.lines`) at every size, each grown to the whole grid first."""
+                size: int | None, cfg: LocateConfig) -> Iterator[GridFit]:
+    """Grids to weigh against a doubtful ``first`` one, one by one: around the net of lines
+    at the sizes the first fit did not take, around the net's cells and inside the board's
+    outline (`vision.lines`) at every size, each grown to the whole grid first."""
     sizes = (size,) if size else SIZES
-    quads: list[tuple[np.ndarray, tuple[float, float], tuple[int, ...]]] = []
     if net is not None:
-        quads.append((outer_quad(net), _NET_REACH,
-                      tuple(n for n in sizes if first is None or n != first.size)))
+        quad = outer_quad(net)
+        for n in sizes:
+            if first is None or n != first.size:
+                yield _fit_from(small, quad, n, size, cfg, _NET_REACH)
         cells = cell_mask(net)
         if cells is not None:
-            quads.append((outer_quad(cells), _CELLS_REACH, sizes))
+            quad = outer_quad(cells)
+            for n in sizes:
+                yield _fit_from(small, quad, n, size, cfg, _CELLS_REACH)
     outline = board_outline(small, cfg)
     if outline is not None:
-        quads.append((outline, cfg.outline_reach, sizes))
-    return [_fit_from(small, quad, n, size, cfg, reach) for quad, reach, ns in quads for n in ns]
+        for n in sizes:
+            yield _fit_from(small, outline, n, size, cfg, cfg.outline_reach)
 
 
 def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCATE) -> GridFit:
@@ -595,8 +599,11 @@ def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCAT
     fit = _fit_from(small, outer_quad(net), size, size, cfg, _NET_REACH) if net is not None \
         else None
     if fit is None or fit.confidence < cfg.recheck_below:
-        fits = _other_fits(small, net, fit, size, cfg) + ([fit] if fit is not None else [])
-        fit = max(fits, key=lambda f: f.confidence, default=None)
+        for other in _other_fits(small, net, fit, size, cfg):
+            if fit is None or other.confidence > fit.confidence:
+                fit = other
+            if fit.confidence >= cfg.recheck_below:
+                break  # as sure as a first grid that needs no second look
     if fit is None or fit.confidence < cfg.min_confidence:
         # The last resort, for boards so crowded the lines hide: it may only find a board
         # no grid of lines gives, never displace one.
