@@ -98,6 +98,12 @@ class LocateConfig:
     refitted, pass by pass (perspective learnt near it before far stones are numbered)."""
     stone_fit_residual: float = 0.2
     """A stone this many cells or less from a lattice point of the fit lies on it."""
+    stone_window_slack: int = 2
+    """The board's window of the stones' lattice is the one holding the most stones, or up
+    to this many fewer (stones off the board, or a stray, may tip the count): each such
+    window is grown and scored, and the most confident kept."""
+    stone_windows: int = 3
+    """At most this many such windows are tried."""
 
 
 @dataclasses.dataclass(frozen=True)

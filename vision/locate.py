@@ -32,7 +32,7 @@ from . import grid
 from .config import LOCATE, SIZES, LocateConfig
 from .errors import BoardNotFound
 from .lines import board_outline
-from .stone_lattice import dark_centres, stone_agreement, stone_start
+from .stone_lattice import dark_centres, stone_agreement, stone_starts
 
 
 @dataclasses.dataclass(frozen=True)
@@ -535,18 +535,22 @@ def _fit_from(small: np.ndarray, quad: np.ndarray, lines: int | None, size: int 
 
 
 def _stone_fit(small: np.ndarray, size: int | None, cfg: LocateConfig) -> GridFit | None:
-    """The grid through the black stones' centres (`vision.stone_lattice`), finished; None
-    if the stones give no lattice. Its confidence is the better of its lines' and, for a
-    grid of ``size`` (or the largest size) lines, the stones' `stone_agreement`."""
+    """The most confident grid through the black stones' centres (`vision.stone_lattice`),
+    finished; None if the stones give no lattice. Its confidence is the better of its
+    lines' and, for a grid of ``size`` (or the largest size) lines, the stones'
+    `stone_agreement`."""
     found = dark_centres(small, cfg)
-    start = None if found is None else stone_start(*found, size, cfg)
-    if found is None or start is None:
+    if found is None:
         return None
-    fit = _finish(small, GridFit(start[0], start[1], 0.0), size, cfg)
-    if fit.size != (size or max(SIZES)):
-        return fit
-    stones = stone_agreement(found[0], fit.homography, fit.size, cfg)
-    return GridFit(fit.homography, fit.size, max(fit.confidence, stones))
+    best = None
+    for h, lines in stone_starts(*found, size, cfg):
+        fit = _finish(small, GridFit(h, lines, 0.0), size, cfg)
+        if fit.size == (size or max(SIZES)):
+            stones = stone_agreement(found[0], fit.homography, fit.size, cfg)
+            fit = GridFit(fit.homography, fit.size, max(fit.confidence, stones))
+        if best is None or fit.confidence > best.confidence:
+            best = fit
+    return best
 
 
 _NET_REACH = (0.6, 0.15)

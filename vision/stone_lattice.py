@@ -9,7 +9,7 @@ no line shows between them. Steps, each a function of its own:
    centres.
 3. `lattice_through`: integer lattice coordinates for the centres and the homography through
    them, grown outwards from the most crowded centre.
-4. `stone_start`: the square of lattice lines the fitted centres span, as a starting grid
+4. `stone_starts`: the squares of lattice lines the fitted centres span, as starting grids
    that `vision.locate` refines and grows like any other.
 5. `stone_agreement`: how far the stones alone vouch for a grid, where the lines between
    them are too hidden to.
@@ -145,46 +145,59 @@ def lattice_through(points: np.ndarray, axes: tuple[np.ndarray, np.ndarray],
     return h, qi[fits].astype(int)
 
 
-def _densest_window(coords: np.ndarray, n: int) -> np.ndarray:
-    """Which of ``coords`` (k, 2) lie in the n x n window of lattice points holding most of
-    them. Points more than n lines from the median are strays (a board has at most n)."""
-    med = np.median(coords, axis=0)
-    near = (np.abs(coords - med) <= n).all(axis=1)
-    c = coords[near]
-    best = np.zeros(len(coords), dtype=bool)
-    for i0 in range(int(c[:, 0].min()) - n + 1, int(c[:, 0].max()) + 1):
-        in_i = near & (coords[:, 0] >= i0) & (coords[:, 0] < i0 + n)
-        if in_i.sum() <= best.sum():
-            continue
-        for j0 in range(int(c[:, 1].min()) - n + 1, int(c[:, 1].max()) + 1):
-            inside = in_i & (coords[:, 1] >= j0) & (coords[:, 1] < j0 + n)
-            if inside.sum() > best.sum():
-                best = inside
-    return best
+def _dense_windows(coords: np.ndarray, n: int, slack: int, most: int) -> list[np.ndarray]:
+    """The n x n windows of lattice points that hold the most of ``coords`` (k, 2), or at
+    most ``slack`` fewer, fullest first and at most ``most`` of them, each as the mask of
+    the coords inside. Points more than n lines from the median are strays (a board has
+    at most n lines)."""
+    near = (np.abs(coords - np.round(np.median(coords, axis=0))) <= n).all(axis=1)
+    base = coords[near].min(axis=0) - (n - 1)  # the first window's corner
+    rel = (coords[near] - base).astype(int)
+    mx, my = rel.max(axis=0) + 1  # window corners along each axis
+    counts = np.zeros((mx + n, my + n))
+    np.add.at(counts, (rel[:, 0], rel[:, 1]), 1.0)
+    total = np.zeros((counts.shape[0] + 1, counts.shape[1] + 1))
+    total[1:, 1:] = counts.cumsum(axis=0).cumsum(axis=1)
+    held = (total[n:n + mx, n:n + my] - total[:mx, n:n + my]
+            - total[n:n + mx, :my] + total[:mx, :my])
+    order = np.argsort(-held, axis=None, kind="stable")
+    full = held.max()
+    out = []
+    for s, t in zip(*np.unravel_index(order[:most], held.shape)):
+        if held[s, t] < full - slack:
+            break
+        lo = base + (s, t)
+        out.append(near & (coords >= lo).all(axis=1) & (coords < lo + n).all(axis=1))
+    return out
 
 
-def stone_start(points: np.ndarray, radius: float, size: int | None,
-                cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, int] | None:
-    """A starting grid from black stones' centres ``points`` (k, 2) of ``radius`` px: the
-    homography from lattice (i, j) to pixels and the number of lines of the smallest
-    square around the stones that fit the lattice (within a board of ``size`` lines, or
-    the largest size), centred on them. None if the stones give no lattice."""
+def stone_starts(points: np.ndarray, radius: float, size: int | None,
+                 cfg: LocateConfig = LOCATE) -> list[tuple[np.ndarray, int]]:
+    """Starting grids from black stones' centres ``points`` (k, 2) of ``radius`` px, each
+    the homography from lattice (i, j) to pixels and the number of lines of the smallest
+    square around the stones of a window of a board of ``size`` (or the largest size)
+    lines, centred on them. Each of the fullest windows (`LocateConfig.stone_windows`) gives
+    one; no two alike. Empty if the stones give no lattice."""
     axes = lattice_axes(points, 2.1 * radius, cfg)
     if axes is None:
-        return None
+        return []
     through = lattice_through(points, axes, cfg)
     if through is None:
-        return None
+        return []
     h, fitted = through
-    inside = fitted[_densest_window(fitted, size or max(SIZES))]
-    (i0, j0), (i1, j1) = inside.min(axis=0), inside.max(axis=0)
-    span = int(max(i1 - i0, j1 - j0))
-    if span < 4:
-        return None
-    i0 -= (span - (i1 - i0)) // 2
-    j0 -= (span - (j1 - j0)) // 2
-    start = h @ np.array([[1.0, 0.0, i0], [0.0, 1.0, j0], [0.0, 0.0, 1.0]])
-    return start / start[2, 2], span + 1
+    squares: dict[tuple[int, int, int], None] = {}
+    for inside in _dense_windows(fitted, size or max(SIZES), cfg.stone_window_slack,
+                                 cfg.stone_windows):
+        (i0, j0), (i1, j1) = fitted[inside].min(axis=0), fitted[inside].max(axis=0)
+        span = int(max(i1 - i0, j1 - j0))
+        if span >= 4:
+            squares[(int(i0 - (span - (i1 - i0)) // 2), int(j0 - (span - (j1 - j0)) // 2),
+                     span)] = None
+    out = []
+    for i0, j0, span in squares:
+        start = h @ np.array([[1.0, 0.0, i0], [0.0, 1.0, j0], [0.0, 0.0, 1.0]])
+        out.append((start / start[2, 2], span + 1))
+    return out
 
 
 def stone_agreement(points: np.ndarray, homography: np.ndarray, size: int,

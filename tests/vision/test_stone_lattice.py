@@ -13,7 +13,7 @@ from vision import grid
 from vision.errors import BoardNotFound
 from vision.locate import locate
 from vision.stone_lattice import (dark_centres, lattice_axes, lattice_through,
-                                  stone_agreement, stone_start, three_class_thresholds)
+                                  stone_agreement, stone_starts, three_class_thresholds)
 from vision.synth import random_position, render
 
 locate_module = importlib.import_module("vision.locate")  # the name `locate` is its function
@@ -83,6 +83,21 @@ def test_the_lattice_through_stones_under_perspective_numbers_them_and_leaves_st
     assert abs(round(np.linalg.det(rounded[:2, :2]))) == 1
 
 
+def test_a_stray_past_the_board_as_heavy_as_its_last_column_leaves_both_windows_to_try() -> None:
+    #   col:  0 1 ... 17 18 | 19
+    #         X . ...  X  X |  X    one stone on the first column, one stray a line past
+    #                                the last: a window one line over holds as many stones
+    truth = np.array([[30.0, 0.0, 50.0], [0.0, 30.0, 50.0], [0.0, 0.0, 1.0]])
+    rng = np.random.default_rng(5)
+    board = [(i, j) for i in range(1, 19) for j in range(19) if rng.random() < 0.4]
+    board += [(0, 9), (18, 0), (18, 18), (5, 0), (5, 18)]
+    stones = grid.apply(truth, np.array(board + [(19, 4)], dtype=np.float64))
+    starts = stone_starts(stones, 13.0, None)
+    assert len(starts) >= 2
+    corners = [grid.corners(h, lines) for h, lines in starts if lines == 19]
+    assert any(np.abs(c - grid.corners(truth, 19)).max() < 1.0 for c in corners)
+
+
 def _centres(diagram: str, homography: np.ndarray) -> np.ndarray:
     """Pixel centres of the X stones of ``diagram`` (rows of a board, top first)."""
     rows = diagram.split()
@@ -149,7 +164,7 @@ def test_a_board_crowded_past_its_lines_is_found_from_its_stones(lines: int, giv
     # fewer than 19 lines could be a patch of a bigger one).
     shot = render(random_position(lines, seed, stones=0.75), seed)
     found = dark_centres(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY))
-    assert found is not None and stone_start(*found, given) is not None
+    assert found is not None and stone_starts(*found, given)
     fit = locate(shot.image, given)
     assert fit.size == lines
     assert _cell_error(fit.corners, shot.corners, lines) < 0.1
