@@ -87,13 +87,16 @@ class LocateConfig:
     stone_fill: float = 0.68
     """A dark blob whose area is at least this share of its near-square bounding box is a
     stone standing alone (a disc fills 0.785), which tells the stones' radius."""
+    stone_highlight: float = 0.0005
+    """Holes in a dark blob up to this share of the image are a highlight on a black stone,
+    and filled (a stone of a 19x19 board filling the picture takes about 0.002)."""
     stone_min_round: int = 4
     """Fewer stones standing alone than this tell no radius: no grid from the stones."""
     stone_peak: tuple[float, float] = (0.7, 1.35)
     """A black stone's centre is a peak of the distance transform between these radii."""
     stone_axes_apart: float = 55.0
     """The lattice's two directions are at least this many degrees apart in the photo."""
-    stone_reach: tuple[float, ...] = (3, 4.5, 6, 9, 13, 20, 30)
+    stone_reach: tuple[float, ...] = (1.5, 3, 4.5, 6, 9, 13, 20, 30)
     """Cells from the first stone within which stones are numbered and the homography
     refitted, pass by pass (perspective learnt near it before far stones are numbered)."""
     stone_fit_residual: float = 0.2
@@ -104,6 +107,10 @@ class LocateConfig:
     window is grown and scored, and the most confident kept."""
     stone_windows: int = 3
     """At most this many such windows are tried."""
+    stone_placements: int = 4
+    """Where a board of the size the stones need can lie around them in at most this many
+    places, each is grown and scored (a board whose stones reach all its edges but one
+    lies in two); else one square centred on the stones is, and its lines decide."""
 
 
 @dataclasses.dataclass(frozen=True)

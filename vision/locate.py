@@ -534,22 +534,24 @@ def _fit_from(small: np.ndarray, quad: np.ndarray, lines: int | None, size: int 
     return _finish(small, fit_lattice(small, quad, lines, cfg, reach), size, cfg)
 
 
-def _stone_fit(small: np.ndarray, size: int | None, cfg: LocateConfig) -> GridFit | None:
+def _stone_fit(small: np.ndarray, size: int | None,
+               cfg: LocateConfig) -> tuple[GridFit, bool] | None:
     """The most confident grid through the black stones' centres (`vision.stone_lattice`),
-    finished; None if the stones give no lattice. Its confidence is the better of its
-    lines' and, for a grid of ``size`` (or the largest size) lines, the stones'
-    `stone_agreement`."""
+    finished, and whether the stones vouch for it; None if they give no lattice. Its
+    confidence is the better of its lines' and, for a grid of ``size`` (or the largest
+    size) lines, the stones' `stone_agreement`: where that is the better, they vouch."""
     found = dark_centres(small, cfg)
     if found is None:
         return None
-    best = None
+    best: tuple[GridFit, bool] | None = None
     for h, lines in stone_starts(*found, size, cfg):
         fit = _finish(small, GridFit(h, lines, 0.0), size, cfg)
-        if fit.size == (size or max(SIZES)):
-            stones = stone_agreement(found[0], fit.homography, fit.size, cfg)
-            fit = GridFit(fit.homography, fit.size, max(fit.confidence, stones))
-        if best is None or fit.confidence > best.confidence:
-            best = fit
+        stones = stone_agreement(found[0], fit.homography, fit.size, cfg) \
+            if fit.size == (size or max(SIZES)) else 0.0
+        vouched = stones > fit.confidence
+        fit = GridFit(fit.homography, fit.size, max(fit.confidence, stones))
+        if best is None or fit.confidence > best[0].confidence:
+            best = fit, vouched
     return best
 
 
@@ -608,12 +610,13 @@ def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCAT
                 fit = other
             if fit.confidence >= cfg.recheck_below:
                 break  # as sure as a first grid that needs no second look
-    if fit is None or fit.confidence < cfg.min_confidence:
-        # The last resort, for boards so crowded the lines hide: it may only find a board
-        # no grid of lines gives, never displace one.
+    if fit is None or fit.confidence < cfg.recheck_below:
+        # For boards so crowded the lines hide. A grid the stones vouch for may displace a
+        # doubtful grid of lines; one they do not, only find a board no grid of lines gives.
         stones = _stone_fit(small, size, cfg)
-        if stones is not None and (fit is None or stones.confidence > fit.confidence):
-            fit = stones
+        if stones is not None and (fit is None or stones[0].confidence > fit.confidence) \
+                and (stones[1] or fit is None or fit.confidence < cfg.min_confidence):
+            fit = stones[0]
     if fit is None:
         raise BoardNotFound(f"no net of lines enclosing at least {cfg.min_holes} alike cells, "
                             "no two families of straight lines, and no lattice of stones")

@@ -48,6 +48,17 @@ def _disc(radius: float) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
 
 
+def _fill_holes(mask: np.ndarray, largest: float) -> np.ndarray:
+    """``mask`` with the holes inside its blobs of at most ``largest`` px filled."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    out = mask.copy()
+    if hierarchy is not None:
+        holes = [c for c, hi in zip(contours, hierarchy[0])
+                 if hi[3] >= 0 and cv2.contourArea(c) <= largest]
+        cv2.drawContours(out, holes, -1, 255, thickness=-1)
+    return out
+
+
 def dark_centres(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, float] | None:
     """The centres (k, 2) of the black stones in ``gray`` and their radius in pixels, or
     None if fewer than ``cfg.stone_min_round`` round dark blobs tell a stone's size.
@@ -60,6 +71,8 @@ def dark_centres(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> tuple[np.ndarr
                                                interpolation=cv2.INTER_AREA))
     dark = cv2.morphologyEx(np.where(blur <= low, 255, 0).astype(np.uint8), cv2.MORPH_OPEN,
                             _disc(2))
+    # A highlight on a stone's shell is still the stone (a hole far smaller than a stone).
+    dark = _fill_holes(dark, cfg.stone_highlight * dark.size)
     _, _, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
     w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
     round_ = ((area >= cfg.stone_min_area) & (w < 1.3 * h) & (h < 1.3 * w)
@@ -113,26 +126,49 @@ def lattice_axes(points: np.ndarray, cell: float,
     return u, v
 
 
+def _step_along(offsets: np.ndarray, axis: np.ndarray) -> np.ndarray:
+    """The median of ``offsets`` (k, 2) within 15 degrees of ``axis`` either way, turned to
+    point along it; ``axis`` itself if none is."""
+    cos = offsets @ axis / (np.hypot(*axis) * np.hypot(offsets[:, 0], offsets[:, 1]) + 1e-12)
+    along = np.abs(cos) > np.cos(np.radians(15.0))
+    if not along.any():
+        return axis
+    out: np.ndarray = np.median(offsets[along] * np.sign(cos[along])[:, None], axis=0)
+    return out
+
+
 def lattice_through(points: np.ndarray, axes: tuple[np.ndarray, np.ndarray],
                     cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, np.ndarray] | None:
     """The homography (3, 3) from lattice (i, j) to pixels through ``points``, and the
     integer lattice coordinates (m, 2) of those of them it fits within
     ``cfg.stone_fit_residual`` cell; None if fewer than six fit.
 
-    It starts at the point with the most neighbours, with ``axes`` as its steps, and is
-    refitted as the points within a growing number of cells are taken in, so perspective
-    is learnt near the start before far points are numbered."""
+    It starts at the point with the most neighbours, with its neighbours' steps along
+    ``axes``, and is refitted as the points within a growing number of cells are taken in
+    (an affine map while they are few and near), so perspective is learnt near the start
+    before far points are numbered."""
     u, v = axes
     cell = float(np.hypot(*u) + np.hypot(*v)) / 2.0
     d = np.hypot(*(points[None] - points[:, None]).transpose(2, 0, 1))
-    seed = points[int(np.argmax((d < 3.2 * cell).sum(axis=1)))]
+    k = int(np.argmax((d < 3.2 * cell).sum(axis=1)))
+    seed = points[k]
+    # Under perspective the steps at the seed differ from the median: take its neighbours'.
+    near = points[(d[k] > 0.75 * cell) & (d[k] < 1.35 * cell)] - seed
+    u, v = (_step_along(near, axis) for axis in (u, v))
     h = np.array([[u[0], v[0], seed[0]], [u[1], v[1], seed[1]], [0.0, 0.0, 1.0]])
     for reach in cfg.stone_reach:
         q = grid.apply(np.linalg.inv(h), points)
         qi = np.round(q)
         ok = (np.abs(q - qi).max(axis=1) < 0.25) & (np.abs(qi).max(axis=1) <= reach)
         if ok.sum() < 6:
+            if reach < 3:
+                continue  # too few stones next to the seed: start a little wider
             return None
+        if reach <= 4.5:  # too near to learn perspective from: an affine map
+            design = np.c_[qi[ok], np.ones(int(ok.sum()))]
+            affine, *_ = np.linalg.lstsq(design, points[ok], rcond=None)
+            h = np.r_[affine.T, [[0.0, 0.0, 1.0]]]
+            continue
         refit, _ = cv2.findHomography(qi[ok], points[ok], 0)
         if refit is None or abs(refit[2, 2]) < 1e-12:
             return None
@@ -171,14 +207,30 @@ def _dense_windows(coords: np.ndarray, n: int, slack: int, most: int) -> list[np
     return out
 
 
+def _cell(points: np.ndarray, radius: float) -> float:
+    """The lattice's spacing (px) among stone centres ``points`` of about ``radius`` px:
+    the median distance from a stone to its nearest neighbour, among those 1.6 to 3.2
+    radii away (stones on adjacent points; a stone's size alone, read off a threshold,
+    may be a quarter short), or 2.1 radii if there are too few such pairs."""
+    d = np.hypot(*(points[None] - points[:, None]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+    nearest = d.min(axis=1)
+    adjacent = nearest[(nearest >= 1.6 * radius) & (nearest <= 3.2 * radius)]
+    return float(np.median(adjacent)) if len(adjacent) >= 6 else 2.1 * radius
+
+
 def stone_starts(points: np.ndarray, radius: float, size: int | None,
                  cfg: LocateConfig = LOCATE) -> list[tuple[np.ndarray, int]]:
     """Starting grids from black stones' centres ``points`` (k, 2) of ``radius`` px, each
-    the homography from lattice (i, j) to pixels and the number of lines of the smallest
-    square around the stones of a window of a board of ``size`` (or the largest size)
-    lines, centred on them. Each of the fullest windows (`LocateConfig.stone_windows`) gives
-    one; no two alike. Empty if the stones give no lattice."""
-    axes = lattice_axes(points, 2.1 * radius, cfg)
+    the homography from lattice (i, j) to pixels and its number of lines; none alike.
+    Empty if the stones give no lattice.
+
+    Each of the fullest windows of a board of ``size`` (or the largest size) lines
+    (`LocateConfig.stone_windows`) gives squares around its stones: of ``size`` lines or
+    the smallest board size that holds them, in every place that holds them if there are
+    at most ``cfg.stone_placements`` (stones on no edge, or one: the lines decide where
+    the board ends), else one square around them, centred on them."""
+    axes = lattice_axes(points, _cell(points, radius), cfg)
     if axes is None:
         return []
     through = lattice_through(points, axes, cfg)
@@ -190,7 +242,15 @@ def stone_starts(points: np.ndarray, radius: float, size: int | None,
                                  cfg.stone_windows):
         (i0, j0), (i1, j1) = fitted[inside].min(axis=0), fitted[inside].max(axis=0)
         span = int(max(i1 - i0, j1 - j0))
-        if span >= 4:
+        if span < 4:
+            continue
+        lines = size or min((n for n in SIZES if n > span), default=span + 1)
+        free_i, free_j = lines - (i1 - i0), lines - (j1 - j0)
+        if free_i * free_j <= cfg.stone_placements:
+            for a in range(int(i1) - lines + 1, int(i0) + 1):
+                for b in range(int(j1) - lines + 1, int(j0) + 1):
+                    squares[(a, b, lines - 1)] = None
+        else:
             squares[(int(i0 - (span - (i1 - i0)) // 2), int(j0 - (span - (j1 - j0)) // 2),
                      span)] = None
     out = []

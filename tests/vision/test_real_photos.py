@@ -85,7 +85,7 @@ def test_roboflow_labels_sit_inside_the_corners_found_and_agree_once_that_is_all
     roboflow = figures(tallies["roboflow-corners/train"].label_offsets)
     assert 0.1 <= roboflow.inward <= 0.2  # (0.152)
     assert roboflow.across <= 0.07  # (0.049)
-    assert roboflow.within_less_inward >= 0.78  # (84.4%)
+    assert roboflow.within_less_inward >= 0.78  # (84.0%)
     assert abs(figures(tallies["tengen/angled_easy"].label_offsets).inward) <= 0.03  # (0.005)
 
 

@@ -53,6 +53,19 @@ def test_each_black_stone_gives_its_centre_even_in_a_wall_of_touching_stones() -
         assert np.hypot(*(points - (x, y)).T).min() <= 1.5
 
 
+def test_a_highlight_on_a_stone_does_not_split_it_in_two() -> None:
+    centres = [(40, 40), (100, 40), (160, 40), (40, 100), (100, 100), (160, 100)]
+    img = _stones(centres, 14, shape=(480, 640))
+    for x, y in centres:
+        cv2.circle(img, (x - 3, y - 3), 3, 235, -1)  # the lamp's reflection on the shell
+    found = dark_centres(img)
+    assert found is not None
+    points, _ = found
+    assert len(points) == len(centres)
+    for x, y in centres:
+        assert np.hypot(*(points - (x, y)).T).min() <= 3.0
+
+
 def test_too_few_stones_standing_alone_tell_no_size() -> None:
     assert dark_centres(_stones([(50, 50), (150, 50), (100, 140)], 11)) is None
     assert dark_centres(np.full((120, 160), 170, np.uint8)) is None
@@ -172,3 +185,14 @@ def test_a_board_crowded_past_its_lines_is_found_from_its_stones(lines: int, giv
         m.setattr(locate_module, "_stone_fit", lambda *args: None)
         with pytest.raises(BoardNotFound):
             locate(shot.image, given)
+
+
+def test_a_doubtful_grid_of_lines_gives_way_to_one_the_stones_vouch_for(monkeypatch) -> None:
+    # Seed 7: among the crowd, the lines alone give a 13x13 lattice (confidence 0.23); the
+    # black stones reach all four edges of the 19x19 grid and nothing past them.
+    shot = render(random_position(19, 7, stones=0.75), 7)
+    fit = locate(shot.image)
+    assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
+    with monkeypatch.context() as m:
+        m.setattr(locate_module, "_stone_fit", lambda *args: None)
+        assert locate(shot.image).size == 13
