@@ -83,7 +83,7 @@ class LocateConfig:
     """The outline spans these percentiles of the families' segment ends (strays cut)."""
     stone_min_area: int = 40
     """Dark blobs smaller than this (px) are not weighed as stones (`vision.stone_lattice`,
-    the last resort when no grid of lines is trusted)."""
+    looked at when no grid of lines is as sure as ``recheck_below``)."""
     stone_fill: float = 0.68
     """A dark blob whose area is at least this share of its near-square bounding box is a
     stone standing alone (a disc fills 0.785), which tells the stones' radius."""
@@ -97,8 +97,9 @@ class LocateConfig:
     stone_axes_apart: float = 55.0
     """The lattice's two directions are at least this many degrees apart in the photo."""
     stone_reach: tuple[float, ...] = (1.5, 3, 4.5, 6, 9, 13, 20, 30)
-    """Cells from the first stone within which stones are numbered and the homography
-    refitted, pass by pass (perspective learnt near it before far stones are numbered)."""
+    """Cells from the first stone within which stones are numbered and the map to pixels
+    refitted, pass by pass: an affine map up to 4.5 cells, a homography beyond (perspective
+    learnt near the first stone before far stones are numbered)."""
     stone_fit_residual: float = 0.2
     """A stone this many cells or less from a lattice point of the fit lies on it."""
     stone_window_slack: int = 2

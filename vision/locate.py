@@ -17,7 +17,9 @@ Steps, each a function of its own:
 Where the net of lines gives no grid it trusts (pale boards with faint broken lines, boards
 crowded with stones), the grid is looked for again inside the board's outline that the two
 families of straight lines span (`vision.lines`), at every size, and the better kept. Where
-none of those is trusted, the black stones' centres give the lattice (`vision.stone_lattice`).
+none of those is sure, the black stones' centres give a lattice too (`vision.stone_lattice`):
+a grid the stones vouch for is kept over a doubtful one of lines, and one they do not is kept
+only where no grid of lines is trusted at all.
 """
 
 from __future__ import annotations
