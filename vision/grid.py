@@ -38,6 +38,14 @@ def corners(h: np.ndarray, size: int) -> np.ndarray:
     return apply(h, corner_lattice(size))
 
 
+def shifted(h: np.ndarray, i0: float, j0: float) -> np.ndarray:
+    """``h`` for the same lattice counted from its point (i0, j0): lattice point (i, j) of
+    the result is point (i0 + i, j0 + j) of ``h``; normalised so its [2, 2] is 1."""
+    g = h @ np.array([[1.0, 0.0, i0], [0.0, 1.0, j0], [0.0, 0.0, 1.0]])
+    out: np.ndarray = g / g[2, 2]
+    return out
+
+
 def scaled(h: np.ndarray, factor: float) -> np.ndarray:
     """The homography ``h`` for an image scaled by ``factor`` (pixels multiplied by it)."""
     s = np.diag([factor, factor, 1.0])

@@ -441,9 +441,7 @@ def grow(gray: np.ndarray, fit: GridFit, size: int | None,
     nx, ny = i1 - i0 + 1, j1 - j0 + 1
     if nx != ny or nx not in SIZES or (size and nx != size):
         return fit  # grown into something no board is: keep the lattice as fitted
-    shift = np.array([[1, 0, i0], [0, 1, j0], [0, 0, 1]], dtype=np.float64)
-    g = h @ shift
-    return GridFit(g / g[2, 2], nx, fit.confidence)
+    return GridFit(grid.shifted(h, i0, j0), nx, fit.confidence)
 
 
 def _rectified(gray: np.ndarray, fit: GridFit, c: int, margin: int,

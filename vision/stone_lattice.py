@@ -126,6 +126,14 @@ def lattice_axes(points: np.ndarray, cell: float,
     return u, v
 
 
+def _nearest_points(h: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each of ``points`` (k, 2), the lattice point of ``h`` nearest it (k, 2), as
+    floats, and how far from it (cells, the larger of the two axes)."""
+    q = grid.apply(np.linalg.inv(h), points)
+    qi = np.round(q)
+    return qi, np.abs(q - qi).max(axis=1)
+
+
 def _step_along(offsets: np.ndarray, axis: np.ndarray) -> np.ndarray:
     """The median of ``offsets`` (k, 2) within 15 degrees of ``axis`` either way, turned to
     point along it; ``axis`` itself if none is."""
@@ -157,9 +165,8 @@ def lattice_through(points: np.ndarray, axes: tuple[np.ndarray, np.ndarray],
     u, v = (_step_along(near, axis) for axis in (u, v))
     h = np.array([[u[0], v[0], seed[0]], [u[1], v[1], seed[1]], [0.0, 0.0, 1.0]])
     for reach in cfg.stone_reach:
-        q = grid.apply(np.linalg.inv(h), points)
-        qi = np.round(q)
-        ok = (np.abs(q - qi).max(axis=1) < 0.25) & (np.abs(qi).max(axis=1) <= reach)
+        qi, off = _nearest_points(h, points)
+        ok = (off < 0.25) & (np.abs(qi).max(axis=1) <= reach)
         if ok.sum() < 6:
             if reach < 3:
                 continue  # too few stones next to the seed: start a little wider
@@ -173,9 +180,8 @@ def lattice_through(points: np.ndarray, axes: tuple[np.ndarray, np.ndarray],
         if refit is None or abs(refit[2, 2]) < 1e-12:
             return None
         h = refit / refit[2, 2]
-    q = grid.apply(np.linalg.inv(h), points)
-    qi = np.round(q)
-    fits = np.abs(q - qi).max(axis=1) < cfg.stone_fit_residual
+    qi, off = _nearest_points(h, points)
+    fits = off < cfg.stone_fit_residual
     if fits.sum() < 6:
         return None
     return h, qi[fits].astype(int)
@@ -253,11 +259,7 @@ def stone_starts(points: np.ndarray, radius: float, size: int | None,
         else:
             squares[(int(i0 - (span - (i1 - i0)) // 2), int(j0 - (span - (j1 - j0)) // 2),
                      span)] = None
-    out = []
-    for i0, j0, span in squares:
-        start = h @ np.array([[1.0, 0.0, i0], [0.0, 1.0, j0], [0.0, 0.0, 1.0]])
-        out.append((start / start[2, 2], span + 1))
-    return out
+    return [(grid.shifted(h, i0, j0), span + 1) for i0, j0, span in squares]
 
 
 def stone_agreement(points: np.ndarray, homography: np.ndarray, size: int,
@@ -273,16 +275,16 @@ def stone_agreement(points: np.ndarray, homography: np.ndarray, size: int,
     each outer line there must be under half as many points on the lattice as on it."""
     if len(points) == 0:
         return 0.0
-    q = grid.apply(np.linalg.inv(homography), points)
-    qi = np.round(q)
-    lattice = np.abs(q - qi).max(axis=1) < cfg.stone_fit_residual
+    qi, off = _nearest_points(homography, points)
+    lattice = off < cfg.stone_fit_residual
     on = lattice & (qi >= 0).all(axis=1) & (qi <= size - 1).all(axis=1)
     for axis in (0, 1):
         along = qi[:, 1 - axis]
         beside = lattice & (along >= 0) & (along <= size - 1)
         for edge, beyond in ((0, -1), (size - 1, size)):
-            if not (beside & (qi[:, axis] == edge)).any():
+            on_edge = int((beside & (qi[:, axis] == edge)).sum())
+            if on_edge == 0:
                 return 0.0  # no stone on this outer line: the grid could end elsewhere
-            if (beside & (qi[:, axis] == beyond)).sum() * 2 >= (beside & (qi[:, axis] == edge)).sum():
+            if 2 * int((beside & (qi[:, axis] == beyond)).sum()) >= on_edge:
                 return 0.0  # the lattice goes on past it
     return float(on.mean())
