@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision import BoardNotFound, read_board  # noqa: E402
 from vision.evaluate import (  # noqa: E402
-    corner_error_cells, corner_offsets, points_right, single_stone_rows)
+    corner_error_cells, corner_offsets, points_right, single_stone_rows, turn_points)
 
 DEFAULT = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
 TURNS = {0: None, 90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180,
@@ -82,17 +82,6 @@ class Tally:
 
 HEADER = (f"{'set':<28} {'images':>6} {'found':>6} {'size ok':>7} {'points%':>8} "
           f"{'perfect':>7} {'corner':>6} {'<=.25':>6} {'<=.5':>6} {'ms':>7}")
-
-
-def turn_points(pts: list[list[float]], shape: tuple[int, ...], deg: int) -> np.ndarray:
-    """Labelled pixel positions after turning an image of ``shape`` clockwise by ``deg``."""
-    p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
-    h, w = shape[:2]
-    x, y = p[:, 0], p[:, 1]
-    turned: np.ndarray = {90: lambda: np.c_[h - 1 - y, x],
-                          180: lambda: np.c_[w - 1 - x, h - 1 - y],
-                          270: lambda: np.c_[y, w - 1 - x]}.get(deg, lambda: p)()
-    return turned
 
 
 def set_name(image: str) -> str:

@@ -34,11 +34,10 @@ class LocateConfig:
     """Refinement passes (each re-measures every intersection and refits the homography)."""
     refine_window: float = 0.35
     """Half-width (cells) of the window in which an intersection is looked for."""
-    ransac_threshold: float = 0.12
+    refine_settled: float = 0.01
+    """Refinement stops once a pass moves no intersection by this much (cells)."""
+    inlier_threshold: float = 0.12
     """Reprojection error (cells) under which an intersection counts as an inlier."""
-    ransac_trials: int = 500
-    """RANSAC's most trials per refinement pass: a bound on the time spent on lattices of the
-    wrong size, whose few inliers would keep OpenCV's default 2000 trials running."""
     grow_cell: int = 16
     """Cell (px) of the rectified view in which the lattice is grown to the whole grid."""
     grow_ratio: float = 0.5
@@ -47,6 +46,10 @@ class LocateConfig:
     edge_ratio: float = 0.25
     """An outer line whose crossing lines reach it with less than this share of the inner
     lines' evidence is an edge (of the board, of a table), not a grid line."""
+    slide_ratio: float = 0.5
+    """On a lattice as long as a board's, an outer line crossed into with less than this
+    share of the evidence for the line beyond the opposite side is dropped (then that line
+    taken): the lattice was a line off."""
     runs_on_weight: float = 2.0
     """A grid's confidence is its lattice score times (1 - this x how far the grid runs on
     past its outer lines): a patch of a bigger grid, or a lattice of the wrong size that

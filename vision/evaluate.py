@@ -98,3 +98,14 @@ def corner_offsets(found: np.ndarray, labelled: np.ndarray, size: int) -> np.nda
     across = (d[:, 0] * u[:, 1] - d[:, 1] * u[:, 0]) / cell
     out: np.ndarray = np.c_[inward, across]
     return out
+
+
+def turn_points(pts: list[list[float]], shape: tuple[int, ...], deg: int) -> np.ndarray:
+    """Labelled pixel positions after turning an image of ``shape`` clockwise by ``deg``."""
+    p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    h, w = shape[:2]
+    x, y = p[:, 0], p[:, 1]
+    turned: np.ndarray = {90: lambda: np.c_[h - 1 - y, x],
+                          180: lambda: np.c_[w - 1 - x, h - 1 - y],
+                          270: lambda: np.c_[y, w - 1 - x]}.get(deg, lambda: p)()
+    return turned

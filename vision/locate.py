@@ -11,15 +11,15 @@ Steps, each a function of its own:
    the lattice (size, spacing, offset) whose lines fall on the peaks and whose mid-lines
    fall between them.
 5. `refine`: every intersection re-measured in a rectified view and the homography refitted
-   to them with RANSAC, a few passes; `grow`: the lattice extended line by line while the
-   grid goes on.
+   to those that agree (`vision.consensus`), a few passes; `grow`: the lattice extended
+   line by line while the grid goes on.
 
 Where the net of lines gives no grid it trusts (pale boards with faint broken lines, boards
 crowded with stones), the grid is looked for again inside the board's outline that the two
 families of straight lines span (`vision.lines`), at every size, and the better kept. Where
-none of those is sure, the black stones' centres give a lattice too (`vision.stone_lattice`):
-a grid the stones vouch for is kept over a doubtful one of lines, and one they do not is kept
-only where no grid of lines is trusted at all.
+none of those is sure, the black stones' centres give a lattice too (`vision.stone_lattice`),
+and grids started from it, scored by the lines or by how well the stones vouch for them,
+are weighed with the rest.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import numpy as np
 
 from . import grid
 from .config import LOCATE, SIZES, LocateConfig
+from .consensus import agreeing_homography
 from .errors import BoardNotFound
 from .lines import board_outline
 from .stone_lattice import dark_centres, stone_agreement, stone_starts
@@ -300,8 +301,9 @@ def _peaks(profiles: np.ndarray) -> np.ndarray:
 
 def refine(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> GridFit:
     """``fit`` with every intersection re-measured in a view rectified by the current
-    homography and the homography refitted (RANSAC) to those found, ``cfg.refine_passes``
-    times. Intersections hidden by stones fail the peak test or fall out as outliers."""
+    homography and the homography refitted to those that agree (`agreeing_homography`),
+    ``cfg.refine_passes`` times or until it moves no point by ``cfg.refine_settled``.
+    Intersections hidden by stones fail the peak test or fall out as outliers."""
     n, c = fit.size, cfg.refine_cell
     h = fit.homography
     half = int(round(cfg.refine_window * c))
@@ -329,12 +331,15 @@ def refine(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> GridFi
             break
         measured = np.c_[us[ok] - half + du[ok], vs[ok] - half + dv[ok]]
         dst_l = (measured - c) / c  # in current lattice units
-        delta, _ = cv2.findHomography(lat[ok], dst_l, cv2.RANSAC, cfg.ransac_threshold,
-                                      maxIters=cfg.ransac_trials)
-        if delta is None:
+        found = agreeing_homography(lat[ok], dst_l, cfg.inlier_threshold)
+        if found is None:
             break
-        h = h @ delta
+        h = h @ found[0]
         h = h / h[2, 2]
+        with np.errstate(divide="ignore", invalid="ignore"):  # points past the horizon
+            moved = np.abs(grid.apply(found[0], lat) - lat).max()
+        if moved < cfg.refine_settled:
+            break  # another pass would measure the same
     return GridFit(h, n, fit.confidence)
 
 
@@ -382,13 +387,16 @@ def grow(gray: np.ndarray, fit: GridFit, size: int | None,
     """``fit`` extended, line by line, while the grid goes on past its outer lines: a line
     beyond is taken when it is drawn along most of the lattice's span *and* the lines
     crossing it run on into the gap (a board's edge or a table's is drawn but crossed by
-    nothing); an outer line nothing crosses into is dropped first. Stops at 19 lines (or ``size``). A net found on part of the board (a hand
-    across it) so grows to the whole grid; if the grown lattice is not a square of a board
-    size, ``fit`` is returned unchanged."""
+    nothing); an outer line nothing crosses into is dropped first, and so is one crossed
+    into much less than the line beyond the opposite side once the lattice is as long as a
+    board (it slides a line). Stops at 19 lines (or ``size``). A net found on part of the
+    board (a hand across it) so grows to the whole grid; if the grown lattice is not a
+    square of a board size, ``fit`` is returned unchanged."""
     limit = size or max(SIZES)
     c = cfg.grow_cell
     h = fit.homography
     i0, j0, i1, j1 = 0, 0, fit.size - 1, fit.size - 1
+    seen: set[tuple[int, int, int, int]] = set()  # lattices an outer line was dropped from
     for _ in range(2 * limit):
         ext = limit - min(i1 - i0, j1 - j0)  # cells of margin the view needs
         off = ext + 1
@@ -404,11 +412,24 @@ def grow(gray: np.ndarray, fit: GridFit, size: int | None,
         c_ref = max(float(np.median(cols[1:-1])), 1e-6)
         rg_ref = max(float(np.median(rgaps[1:-1])), 1e-6)
         cg_ref = max(float(np.median(cgaps[1:-1])), 1e-6)
-        # An outer line that nothing crosses into is a board's edge, not a grid line: drop it.
+        beyond = {"top": min(rows[0] / r_ref, rgaps[0] / rg_ref),
+                  "bottom": min(rows[-1] / r_ref, rgaps[-1] / rg_ref),
+                  "left": min(cols[0] / c_ref, cgaps[0] / cg_ref),
+                  "right": min(cols[-1] / c_ref, cgaps[-1] / cg_ref)}
+        # An outer line that nothing crosses into is a board's edge, not a grid line: drop
+        # it. So is one crossed into less than half as well as the line beyond the opposite
+        # side, on a lattice as long as a board's: the lattice is a line off.
+        full = {"top": j1 - j0 + 1 >= limit, "left": i1 - i0 + 1 >= limit}
+        full |= {"bottom": full["top"], "right": full["left"]}
+        across = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
         drops = [(rgaps[1] / rg_ref, "top"), (rgaps[-2] / rg_ref, "bottom"),
                  (cgaps[1] / cg_ref, "left"), (cgaps[-2] / cg_ref, "right")]
-        weakest, edge = min(drops)
-        if weakest < cfg.edge_ratio and min(i1 - i0, j1 - j0) > 4:
+        drops = [(g, e) for g, e in drops if g < cfg.edge_ratio or (
+            full[e] and beyond[across[e]] >= cfg.grow_ratio
+            and g < cfg.slide_ratio * beyond[across[e]])]
+        if drops and min(i1 - i0, j1 - j0) > 4 and (i0, j0, i1, j1) not in seen:
+            seen.add((i0, j0, i1, j1))
+            edge = min(drops)[1]
             if edge == "top":
                 j0 += 1
             elif edge == "bottom":
@@ -418,13 +439,7 @@ def grow(gray: np.ndarray, fit: GridFit, size: int | None,
             else:
                 i1 -= 1
             continue
-        options = []
-        if j1 - j0 + 1 < limit:
-            options.append((min(rows[0] / r_ref, rgaps[0] / rg_ref), "top"))
-            options.append((min(rows[-1] / r_ref, rgaps[-1] / rg_ref), "bottom"))
-        if i1 - i0 + 1 < limit:
-            options.append((min(cols[0] / c_ref, cgaps[0] / cg_ref), "left"))
-            options.append((min(cols[-1] / c_ref, cgaps[-1] / cg_ref), "right"))
+        options = [(score, e) for e, score in beyond.items() if not full[e]]
         if not options:
             break
         score, side_name = max(options)
@@ -534,24 +549,21 @@ def _fit_from(small: np.ndarray, quad: np.ndarray, lines: int | None, size: int 
     return _finish(small, fit_lattice(small, quad, lines, cfg, reach), size, cfg)
 
 
-def _stone_fit(small: np.ndarray, size: int | None,
-               cfg: LocateConfig) -> tuple[GridFit, bool] | None:
+def _stone_fit(small: np.ndarray, size: int | None, cfg: LocateConfig) -> GridFit | None:
     """The most confident grid through the black stones' centres (`vision.stone_lattice`),
-    finished, and whether the stones vouch for it; None if they give no lattice. Its
-    confidence is the better of its lines' and, for a grid of ``size`` (or the largest
-    size) lines, the stones' `stone_agreement`: where that is the better, they vouch."""
+    finished; None if they give no lattice. Its confidence is the better of its lines' and,
+    for a grid of ``size`` (or the largest size) lines, the stones' `stone_agreement`."""
     found = dark_centres(small, cfg)
     if found is None:
         return None
-    best: tuple[GridFit, bool] | None = None
+    best: GridFit | None = None
     for h, lines in stone_starts(*found, size, cfg):
         fit = _finish(small, GridFit(h, lines, 0.0), size, cfg)
         stones = stone_agreement(found[0], fit.homography, fit.size, cfg) \
             if fit.size == (size or max(SIZES)) else 0.0
-        vouched = stones > fit.confidence
         fit = GridFit(fit.homography, fit.size, max(fit.confidence, stones))
-        if best is None or fit.confidence > best[0].confidence:
-            best = fit, vouched
+        if best is None or fit.confidence > best.confidence:
+            best = fit
     return best
 
 
@@ -611,12 +623,11 @@ def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCAT
             if fit.confidence >= cfg.recheck_below:
                 break  # as sure as a first grid that needs no second look
     if fit is None or fit.confidence < cfg.recheck_below:
-        # For boards so crowded the lines hide. A grid the stones vouch for may displace a
-        # doubtful grid of lines; one they do not, only find a board no grid of lines gives.
+        # For boards so crowded the lines hide: the stones' lattice starts grids of its own,
+        # which the stones may vouch for, and any of them may sit better on the lines.
         stones = _stone_fit(small, size, cfg)
-        if stones is not None and (fit is None or stones[0].confidence > fit.confidence) \
-                and (stones[1] or fit is None or fit.confidence < cfg.min_confidence):
-            fit = stones[0]
+        if stones is not None and (fit is None or stones.confidence > fit.confidence):
+            fit = stones
     if fit is None:
         raise BoardNotFound(f"no net of lines enclosing at least {cfg.min_holes} alike cells, "
                             "no two families of straight lines, and no lattice of stones")
