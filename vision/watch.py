@@ -18,6 +18,7 @@ shows is judged against the frames before it:
 * **Camera bump.** The grid's fit to the lines is checked on still frames; when it has
   slipped (the camera or the board moved), or when most of the board changed at once and
   settled different, the board is located again; until then the frame is all unknown.
+  Found where it was, the grid and what was read through it are kept.
 * **Flicker.** A point's label changes only when the new label has been read on
   ``persist`` frames in a row in which the point was seen: noise that makes a point look
   like a stone for a frame never reaches the tracker.
@@ -77,6 +78,10 @@ class WatchConfig:
     misaligned: float = 0.6
     """The grid has slipped (camera or board moved) when its lattice score falls below this
     share of the score it had when the board was located."""
+    same_place: float = 0.25
+    """A board located again with every corner within this many cells of the grid's is
+    where it was: the grid is kept, and what was read through it (a grid from a crowd of
+    stones scores lower on the lines as more stones hide them, and is checked again)."""
     bump_share: float = 0.45
     """When this share of the points changes at once, the whole view is moving (a bumped
     camera, a lamp switched on); if it settles this different, the board is located again."""
@@ -184,20 +189,25 @@ class BoardWatcher:
         n = self.size
         return Observation(n, n, (UNKNOWN,) * (n * n), time=time, source=self.source)
 
-    def _locate(self, image: np.ndarray) -> bool:
+    def _locate(self, image: np.ndarray) -> bool | None:
+        """Locate the board: False when it is not found, None when it is found where the
+        grid already was (which is kept, with what was read through it), True otherwise."""
         try:
             fit = locate(image, self.size)
         except BoardNotFound as exc:
             self.fit = None
             self.reason = exc.reason
             return False
-        self.fit = fit
         self.reason = None
         self.located += 1
-        self._score = lattice_score(to_gray(image), fit)
-        self._pixels = None
-        self._read_seen[:] = False  # the old readings were through another homography
-        return True
+        moved = self.fit is None or not same_place(self.fit, fit, self.config.same_place)
+        if moved:
+            self.fit = fit
+            self._pixels = None
+            self._read_seen[:] = False  # the old readings were through another homography
+        assert self.fit is not None
+        self._score = lattice_score(to_gray(image), self.fit)
+        return True if moved else None
 
     def _look(self, image: np.ndarray) -> Looks:
         assert self.fit is not None
@@ -207,10 +217,12 @@ class BoardWatcher:
         return look(image, self._pixels, self.size)
 
     def _relocate(self, image: np.ndarray, time: float) -> bool:
-        """Locate the board again after the view moved; False when it cannot be found.
-        Every point is moving as of ``time``."""
-        self._last_moved[:] = time
-        if not self._locate(image):
+        """Locate the board again after the view may have moved; False when it cannot be
+        found. Unless it is found where it was, every point is moving as of ``time``."""
+        located = self._locate(image)
+        if located is not None:
+            self._last_moved[:] = time
+        if located is False:
             self._previous = None
             return False
         self._previous = self._look(image)
@@ -220,7 +232,7 @@ class BoardWatcher:
         """What ``image`` (BGR, uint8), taken at ``time`` seconds, shows of the board."""
         cfg = self.config
         if self.fit is None:
-            if not self._locate(image):
+            if self._locate(image) is False:
                 return self._hidden(time)
             self._previous = None
         looks = self._look(image)
@@ -322,6 +334,15 @@ def as_reading(fit: GridFit, observation: Observation) -> Reading:
         board_confidence=fit.confidence,
         timings={},
     )
+
+
+def same_place(a: GridFit, b: GridFit, cells: float) -> bool:
+    """Whether grids ``a`` and ``b`` are of one size and every corner of ``b`` lies within
+    ``cells`` of ``a``'s, measured in ``a``'s lattice."""
+    if a.size != b.size:
+        return False
+    back = grid.apply(np.linalg.inv(a.homography), grid.corners(b.homography, b.size))
+    return bool(np.hypot(*(back - grid.corner_lattice(a.size)).T).max() < cells)
 
 
 def _grow(mask: np.ndarray) -> np.ndarray:

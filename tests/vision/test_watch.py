@@ -198,3 +198,26 @@ def test_a_change_too_slow_to_be_motion_is_still_read_and_reported() -> None:
         obs = watcher.observe(frame, k * 0.1)
         assert UNKNOWN not in obs.cells, k
     assert obs.cells == shots[-1].cells
+
+
+def test_a_board_located_again_where_it_was_keeps_its_grid_and_readings(monkeypatch) -> None:
+    # The lines a grid sits on fade as stones cover them; on a crowded board (located from
+    # its stones) that can look like a slipped grid. Located again in the same place, the
+    # board is the same: no point goes unknown, nothing is read again for it.
+    take = Take(width=960, height=540, fps=10.0, hands=False, light=False, seed=2)
+    shot = script(random_game(9, 8, seed=6), 9, take)[-1]
+    film = Film(9, take)
+    scored: list = []  # the grids scored: the first at location, then at every check
+
+    def score(gray, fit) -> float:  # every check finds half the score at location
+        scored.append(fit)
+        return 1.0 if len(scored) == 1 else 0.5
+
+    monkeypatch.setattr("vision.watch.lattice_score", score)
+    watcher = BoardWatcher(9, config=WatchConfig(refresh=10.0))
+    for k in range(20):
+        obs = watcher.observe(film.render(shot), k * 0.1)
+        assert obs.cells == shot.cells, k
+    assert watcher.located == 2  # once more after the first check; then half was the mark
+    assert all(fit is scored[0] for fit in scored) and watcher.fit is scored[0]
+    assert watcher.reads == 1
