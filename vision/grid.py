@@ -47,8 +47,10 @@ def shifted(h: np.ndarray, i0: float, j0: float) -> np.ndarray:
 
 
 def scaled(h: np.ndarray, factor: float) -> np.ndarray:
-    """The homography ``h`` for an image scaled by ``factor`` (pixels multiplied by it)."""
-    s = np.diag([factor, factor, 1.0])
+    """The homography ``h`` for the image resized by ``factor`` as `cv2.resize` does it,
+    pixel centres kept: pixel ``x`` goes to ``(x + 0.5) * factor - 0.5``."""
+    shift = 0.5 * (factor - 1.0)
+    s = np.array([[factor, 0.0, shift], [0.0, factor, shift], [0.0, 0.0, 1.0]])
     out: np.ndarray = s @ h
     return out
 

@@ -94,7 +94,8 @@ def draw(shown: Shown, orientation: int, width: int) -> np.ndarray:
     if reading is None:
         return image
     reading = dataclasses.replace(reading, homography=grid.scaled(reading.homography, factor),
-                                  corners=reading.corners * factor)
+                                  corners=grid.apply(grid.scaled(np.eye(3), factor),
+                                                     reading.corners))
     out = overlay.draw(image, reading, corners=False)  # the coordinates say more
     return overlay.label(out, reading.homography, coordinate_marks(reading.size, orientation))
 
