@@ -86,11 +86,13 @@ def lift_shift(homography: np.ndarray, shape: tuple[int, ...], size: int,
     f = float(max(h_img, w_img))
     k_inv = np.linalg.inv(np.array([[f, 0, w_img / 2], [0, f, h_img / 2], [0, 0, 1.0]]))
     m = k_inv @ homography
-    scale = 1.0 / np.linalg.norm(m[:, 0])
-    r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
+    n1, n2 = float(np.linalg.norm(m[:, 0])), float(np.linalg.norm(m[:, 1]))
+    r1, r2, t = m[:, 0] / n1, m[:, 1] / n2, m[:, 2] / np.sqrt(n1 * n2)
     # A homography that no such camera could give (the board's axes not square and of equal
-    # length in 3D) says the guessed camera is wrong: then trust no shift.
-    if abs(float(np.linalg.norm(r2)) - 1.0) > 0.15 or abs(float(r1 @ r2)) > 0.15:
+    # length in 3D) says the guessed camera is wrong: then trust no shift. Both axes are
+    # weighed alike, so the lattice's labelling (which a turn of the photo changes) does
+    # not matter.
+    if max(n1, n2) / min(n1, n2) > 1.15 or abs(float(r1 @ r2)) > 0.15:
         return np.zeros((size * size, 2))
     rot = np.c_[r1, r2, np.cross(r1, r2)]
     centre = -rot.T @ t  # the camera in lattice units; z is its height over the board

@@ -3,7 +3,8 @@
 `render(position, seed)` draws the position on a wooden board (grain, star points, stones
 with highlights and shadows), puts it in perspective on a cloth background, then spoils the
 picture as cameras do: a light gradient, glare, noise, blur, JPEG artefacts, and optionally
-a hand across the board. Everything random comes from ``numpy.random.default_rng(seed)``,
+a hand across the board. A `Scene` may also ask for a true camera's view at a given lean and
+for stones with height, drawn where such a camera sees their middles. Everything random comes from ``numpy.random.default_rng(seed)``,
 so a seed is a picture. Synthetic images help; the real photos are the judge.
 """
 
@@ -17,6 +18,7 @@ import numpy as np
 from rules import Position
 
 from . import grid
+from .stones import lift_shift
 
 
 @dataclasses.dataclass(frozen=True)
@@ -27,6 +29,10 @@ class Scene:
     height: int = 720
     tilt: float = 0.12
     """Perspective strength: corners move by up to this share of the board's side."""
+    camera_tilt: float = 0.0
+    """If not 0, the view is a camera's (focal length the image's longer side, centred, as
+    `vision.stones.lift_shift` assumes) this many degrees off vertical, aimed at the
+    board's middle, instead of ``tilt``'s random corners."""
     turn: float = 180.0
     """The board turns by up to this many degrees either way."""
     gradient: float = 0.35
@@ -40,6 +46,9 @@ class Scene:
     jpeg_quality: int = 70
     hand: bool = False
     """A hand (a skin-coloured blob) reaching in from one side, off the grid's points."""
+    stone_height: float = 0.0
+    """Height (cells) of a stone's middle over the board, where its body is drawn as seen
+    by a camera the view could come from (`vision.stones.lift_shift`); 0 draws flat discs."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,10 +77,23 @@ def _wood(rng: np.random.Generator, side: int) -> np.ndarray:
     return out
 
 
-def _board(rng: np.random.Generator, rows: list[str], cell: int,
-           shadows: bool) -> tuple[np.ndarray, float]:
-    """The board seen square-on, (side, side, 3) float BGR, and the margin (px) from the
-    board's edge to its outer lines."""
+@dataclasses.dataclass(frozen=True)
+class _Stone:
+    """A stone to draw on the board seen square-on: its point (``row * size + column``),
+    where it stands (px), its colour and its highlight's brightness."""
+
+    point: int
+    x: float
+    y: float
+    colour: float
+    spot: float
+
+
+def _board(rng: np.random.Generator, rows: list[str],
+           cell: int) -> tuple[np.ndarray, float, list[_Stone], np.ndarray]:
+    """The empty board seen square-on, (side, side, 3) float BGR, the margin (px) from the
+    board's edge to its outer lines, the stones of ``rows`` to draw on it, and the
+    direction the light comes from (a unit vector in the board's image)."""
     n = len(rows)
     margin = cell * rng.uniform(0.7, 1.1)
     side = int(round(2 * margin + (n - 1) * cell))
@@ -90,32 +112,63 @@ def _board(rng: np.random.Generator, rows: list[str], cell: int,
                 continue
             c = (int(round(margin + sx * cell)), int(round(margin + sy * cell)))
             cv2.circle(img, c, max(2, cell // 9), (ink, ink, ink), -1, cv2.LINE_AA)
-    radius = 0.47 * cell
     light = rng.normal(0, 1, 2)
     light = light / (np.linalg.norm(light) + 1e-9)
+    stones = []
     for r, row in enumerate(rows):
         for col, ch in enumerate(row):
             if ch not in "XO":
                 continue
             jitter = rng.normal(0, 0.04 * cell, 2)
-            cx, cy = margin + col * cell + jitter[0], margin + r * cell + jitter[1]
-            if shadows:
-                sh: np.ndarray = np.zeros(img.shape[:2], np.float32)
-                cv2.circle(sh, (int(cx + 0.12 * cell), int(cy + 0.12 * cell)), int(radius), 1.0, -1)
-                sh = cv2.GaussianBlur(sh, (0, 0), cell / 10)
-                img *= (1.0 - 0.35 * sh)[:, :, None]
-            if ch == "X":
-                colour, spot = rng.uniform(15, 40), 90.0
-            else:
-                colour, spot = rng.uniform(215, 240), 255.0
-            cv2.circle(img, (int(round(cx)), int(round(cy))), int(round(radius)),
-                       (colour, colour, colour), -1, cv2.LINE_AA)
-            hl = (int(cx - light[0] * radius * 0.4), int(cy - light[1] * radius * 0.4))
-            spot_img: np.ndarray = np.zeros(img.shape[:2], np.float32)
-            cv2.circle(spot_img, hl, max(1, int(radius * 0.25)), 1.0, -1)
-            spot_img = cv2.GaussianBlur(spot_img, (0, 0), radius * 0.2)
-            img += (spot - colour) * 0.5 * spot_img[:, :, None]
-    return img, margin
+            colour = rng.uniform(15, 40) if ch == "X" else rng.uniform(215, 240)
+            stones.append(_Stone(r * n + col, margin + col * cell + jitter[0],
+                                 margin + r * cell + jitter[1], colour,
+                                 90.0 if ch == "X" else 255.0))
+    return img, margin, stones, light
+
+
+def _put_stones(img: np.ndarray, stones: list[_Stone], lifted: list[np.ndarray], cell: int,
+                light: np.ndarray, shadows: bool) -> None:
+    """Draw ``stones`` on the square-on board ``img``: each one's shadow where it stands and
+    its body moved by its ``lifted`` offset (px: where its middle, up off the board, is
+    seen), with a highlight towards ``light``."""
+    radius = 0.47 * cell
+    for stone, lift in zip(stones, lifted):
+        cx, cy = stone.x, stone.y
+        if shadows:
+            sh: np.ndarray = np.zeros(img.shape[:2], np.float32)
+            cv2.circle(sh, (int(cx + 0.12 * cell), int(cy + 0.12 * cell)), int(radius), 1.0, -1)
+            sh = cv2.GaussianBlur(sh, (0, 0), cell / 10)
+            img *= (1.0 - 0.35 * sh)[:, :, None]
+        cx, cy = cx + lift[0], cy + lift[1]
+        colour = stone.colour
+        cv2.circle(img, (int(round(cx)), int(round(cy))), int(round(radius)),
+                   (colour, colour, colour), -1, cv2.LINE_AA)
+        hl = (int(cx - light[0] * radius * 0.4), int(cy - light[1] * radius * 0.4))
+        spot_img: np.ndarray = np.zeros(img.shape[:2], np.float32)
+        cv2.circle(spot_img, hl, max(1, int(radius * 0.25)), 1.0, -1)
+        spot_img = cv2.GaussianBlur(spot_img, (0, 0), radius * 0.2)
+        img += (stone.spot - colour) * 0.5 * spot_img[:, :, None]
+
+
+def _camera(side: int, shape: tuple[int, int], tilt: float, turn: float,
+            span: float) -> np.ndarray:
+    """The homography from a square-on board image of ``side`` px to an image of ``shape``
+    taken by a camera ``tilt`` radians off vertical, the board turned by ``turn`` radians
+    about its middle, at the distance where the board spans about ``span`` px."""
+    h_img, w_img = shape
+    f = float(max(h_img, w_img))
+    k = np.array([[f, 0, w_img / 2], [0, f, h_img / 2], [0, 0, 1.0]])
+    c, s = np.cos(turn), np.sin(turn)
+    spin = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
+    lean = np.array([[1, 0, 0], [0, np.cos(tilt), -np.sin(tilt)], [0, np.sin(tilt), np.cos(tilt)]])
+    r = lean @ spin
+    distance = f * side / span  # board px: the board's side seen at about ``span`` px
+    h = k @ np.c_[r[:, 0], r[:, 1], [0, 0, distance]]
+    centred = np.array([[1, 0, -side / 2], [0, 1, -side / 2], [0, 0, 1.0]])
+    out: np.ndarray = h @ centred
+    out /= out[2, 2]
+    return out
 
 
 def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
@@ -126,7 +179,7 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     n = position.width
     rows = position.rows()
     cell = 32
-    board, margin = _board(rng, rows, cell, scene.shadows)
+    board, margin, stones, light = _board(rng, rows, cell)
     side = board.shape[0]
     w, h = scene.width, scene.height
     # Where the board's corners land: a square filling most of the shorter side, turned,
@@ -140,6 +193,14 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     dst += rng.uniform(-scene.tilt, scene.tilt, (4, 2)) * extent
     src = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
     to_image = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    if scene.camera_tilt:
+        to_image = _camera(side, (h, w), np.deg2rad(scene.camera_tilt), angle, 0.7 * min(w, h))
+    lattice_to_board = np.array([[cell, 0, margin], [0, cell, margin], [0, 0, 1]], dtype=np.float64)
+    # A stone's middle is up off the board: a camera that this view could come from sees it
+    # moved away from itself, as `vision.stones.lift_shift` expects.
+    lift = cell * lift_shift(to_image.astype(np.float64) @ lattice_to_board, (h, w), n,
+                             scene.stone_height)
+    _put_stones(board, stones, [lift[s.point] for s in stones], cell, light, scene.shadows)
     cloth = np.array(rng.uniform(30, 200, 3))
     background = np.empty((h, w, 3), np.float64)
     background[:] = cloth
@@ -166,7 +227,6 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     assert ok and decoded is not None
     out: np.ndarray = decoded
-    lattice_to_board = np.array([[cell, 0, margin], [0, cell, margin], [0, 0, 1]], dtype=np.float64)
     hom = grid.upright(to_image.astype(np.float64) @ lattice_to_board, n)
     truth = _seen(position, to_image.astype(np.float64) @ lattice_to_board, hom, n)
     return Synthetic(out, truth, hom, grid.corners(hom, n))
