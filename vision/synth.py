@@ -47,8 +47,9 @@ class Scene:
     hand: bool = False
     """A hand (a skin-coloured blob) reaching in from one side, off the grid's points."""
     stone_height: float = 0.0
-    """Height (cells) of a stone's middle over the board, where its body is drawn as seen
-    by a camera the view could come from (`vision.stones.lift_shift`); 0 draws flat discs."""
+    """Height (cells) of a stone's middle over the board (half its thickness). Its body is
+    drawn as a camera the view could come from sees it (`vision.stones.lift_shift`): a flat
+    disc at 0, a lens leaning away from the camera above it."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,24 +128,33 @@ def _board(rng: np.random.Generator, rows: list[str],
     return img, margin, stones, light
 
 
+_LAYERS = (0.0, 0.25, 0.5, 0.75, 1.0)
+"""Heights, as shares of a stone's thickness, of the discs whose union draws its body."""
+
+
 def _put_stones(img: np.ndarray, stones: list[_Stone], lifted: list[np.ndarray], cell: int,
                 light: np.ndarray, shadows: bool) -> None:
     """Draw ``stones`` on the square-on board ``img``: each one's shadow where it stands and
-    its body moved by its ``lifted`` offset (px: where its middle, up off the board, is
-    seen), with a highlight towards ``light``."""
+    its body as the union of its cross-sections at the `_LAYERS` heights, each moved by its
+    ``lifted`` offset (px, one per layer: where that height is seen) and as wide as a lens
+    there, with a highlight towards ``light`` on its upper half."""
     radius = 0.47 * cell
-    for stone, lift in zip(stones, lifted):
+    for stone, lifts in zip(stones, lifted):
         cx, cy = stone.x, stone.y
         if shadows:
             sh: np.ndarray = np.zeros(img.shape[:2], np.float32)
             cv2.circle(sh, (int(cx + 0.12 * cell), int(cy + 0.12 * cell)), int(radius), 1.0, -1)
             sh = cv2.GaussianBlur(sh, (0, 0), cell / 10)
             img *= (1.0 - 0.35 * sh)[:, :, None]
-        cx, cy = cx + lift[0], cy + lift[1]
         colour = stone.colour
-        cv2.circle(img, (int(round(cx)), int(round(cy))), int(round(radius)),
-                   (colour, colour, colour), -1, cv2.LINE_AA)
-        hl = (int(cx - light[0] * radius * 0.4), int(cy - light[1] * radius * 0.4))
+        for share, lift in zip(_LAYERS, lifts):
+            # A lens: full width halfway up, narrower towards its faces (never below 0.6).
+            r = radius * max(0.6, float(np.sqrt(1.0 - (2.0 * share - 1.0) ** 2)))
+            cv2.circle(img, (int(round(cx + lift[0])), int(round(cy + lift[1]))), int(round(r)),
+                       (colour, colour, colour), -1, cv2.LINE_AA)
+        top = lifts[-2]
+        hx, hy = cx + top[0], cy + top[1]
+        hl = (int(hx - light[0] * radius * 0.4), int(hy - light[1] * radius * 0.4))
         spot_img: np.ndarray = np.zeros(img.shape[:2], np.float32)
         cv2.circle(spot_img, hl, max(1, int(radius * 0.25)), 1.0, -1)
         spot_img = cv2.GaussianBlur(spot_img, (0, 0), radius * 0.2)
@@ -198,9 +208,10 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     lattice_to_board = np.array([[cell, 0, margin], [0, cell, margin], [0, 0, 1]], dtype=np.float64)
     # A stone's middle is up off the board: a camera that this view could come from sees it
     # moved away from itself, as `vision.stones.lift_shift` expects.
-    lift = cell * lift_shift(to_image.astype(np.float64) @ lattice_to_board, (h, w), n,
-                             scene.stone_height)
-    _put_stones(board, stones, [lift[s.point] for s in stones], cell, light, scene.shadows)
+    on_board = to_image.astype(np.float64) @ lattice_to_board
+    lifts = np.stack([cell * lift_shift(on_board, (h, w), n, 2 * scene.stone_height * share)
+                      for share in _LAYERS], axis=1)  # (point, layer, 2)
+    _put_stones(board, stones, [lifts[s.point] for s in stones], cell, light, scene.shadows)
     cloth = np.array(rng.uniform(30, 200, 3))
     background = np.empty((h, w, 3), np.float64)
     background[:] = cloth
