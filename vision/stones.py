@@ -202,12 +202,15 @@ def _stone_covered(stones: np.ndarray) -> np.ndarray:
 
 
 def _judge(f: PointFeatures, wood_light: np.ndarray, wood_chroma: np.ndarray,
-           wood_level: float, cfg: StoneConfig) -> tuple[np.ndarray, np.ndarray]:
-    """Labels and confidences against the given wood under each intersection."""
+           black_light: np.ndarray, wood_level: float,
+           cfg: StoneConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Labels and confidences against the given wood under each intersection; a black
+    stone is looked for against ``black_light``."""
     rel_light = (f.light - wood_light) / np.maximum(wood_light, 1.0)
     rel_chroma = f.chroma / np.maximum(wood_chroma, 1.0)
     # Evidence for each label as a margin past its threshold (positive = that label).
-    black = (-rel_light - cfg.black_drop) / cfg.black_drop
+    black = (-(f.light - black_light) / np.maximum(black_light, 1.0) - cfg.black_drop) \
+        / cfg.black_drop
     white_l = (rel_light - cfg.white_rise) / cfg.white_rise
     white_c = (cfg.white_chroma_drop - rel_chroma) / cfg.white_chroma_drop
     white = np.where(rel_light > -cfg.black_drop / 2, np.maximum(white_l, white_c), -1.0)
@@ -229,14 +232,18 @@ def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, n
 
     Each point is judged against the wood around it; then again, ``cfg.wood_passes`` times,
     against only the cell centres no stone read so far reaches over (a black stone darkens
-    the centres beside it, and the empty point next to it then looks light: white)."""
+    the centres beside it, and the empty point next to it then looks light: white). A black
+    stone is looked for against the brighter of that wood and the four centres around it:
+    on a crowded board the clean wood may lie far off in other light (a lamp's glare on the
+    stone's own corner), and a black stone is far darker than either."""
     level = float(np.median(f.centre_light[1:-1, 1:-1]))
-    labels, confidence = _judge(f, local_wood(f.centre_light), local_wood(f.centre_chroma),
-                                level, cfg)
+    nearest = local_wood(f.centre_light)
+    labels, confidence = _judge(f, nearest, local_wood(f.centre_chroma), nearest, level, cfg)
     for _ in range(cfg.wood_passes):
         dirty = _stone_covered(labels != EMPTY)
-        labels, confidence = _judge(f, local_wood(f.centre_light, dirty),
-                                    local_wood(f.centre_chroma, dirty), level, cfg)
+        wood = local_wood(f.centre_light, dirty)
+        labels, confidence = _judge(f, wood, local_wood(f.centre_chroma, dirty),
+                                    np.maximum(wood, nearest), level, cfg)
     return labels, confidence
 
 

@@ -124,3 +124,20 @@ def test_stones_are_still_read_in_a_shadow() -> None:
     rows = [".........", "..X.O....", *["........."] * 7]
     image, h = drawn_board(rows, shadows=[(3.0, 1, 3.0, 1.0)])
     assert read(image, h, 9) == rows
+
+
+def test_black_stones_in_a_lamps_glare_on_a_crowded_board_stay_black() -> None:
+    #   X O X O X O X O X     a board full but for its far corner: every cell centre near
+    #   O X O X O X O X O     the top left touches a stone, so the clean wood to judge by
+    #   X O X O X O X O X     lies far off in the dim, out of the glare that lights that
+    #   . . .                 corner up (black shells to over 100, the wood between them
+    #   O X O X O X O . .     to 250); against that far wood they would read empty
+    #   X O X O X O X . .
+    rows = ["XOXOXOXOX", "OXOXOXOXO", "XOXOXOXOX", "OXOXOXOXO", "XOXOXOXOX",
+            "OXOXOXOXO", "XOXOXOX..", "OXOXOX...", "XOXOX...."]
+    image, h = drawn_board(rows)
+    yy, xx = np.mgrid[0:image.shape[0], 0:image.shape[1]].astype(np.float64)
+    falloff = 1.0 - 0.35 * (xx + yy) / (xx + yy).max()  # the lamp is at the top left
+    glare = 80.0 * np.exp(-((xx - 2 * CELL) ** 2 + (yy - 2 * CELL) ** 2) / (2 * (2 * CELL) ** 2))
+    lit = np.clip(image * falloff[:, :, None] + glare[:, :, None], 0, 255).astype(np.uint8)
+    assert read(lit, h, 9) == rows
