@@ -61,7 +61,7 @@ def test_stone_sets_stay_above_their_floor(tallies, name, accuracy, perfect, fou
 
 def test_every_photo_with_stones_stays_above_the_overall_floor(tallies) -> None:
     t = tallies["all"]
-    assert _accuracy(t) >= 0.999  # (99.931%)
+    assert _accuracy(t) >= 0.999  # (99.937%: 11 of 17,358 wrong)
     assert t.perfect >= 81  # (83 of 86)
     assert t.size_right >= 88  # (88 of 88)
 
@@ -72,7 +72,7 @@ def test_boards_found_and_corners_on_roboflow(tallies) -> None:
     assert set(t.sizes_read) == {19}  # every board found is read at its size: none a patch
     assert sum(e <= 0.5 for e in t.corner_errors) >= 265  # (268: the right grid)
     within = sum(e <= 0.25 for e in t.corner_errors)
-    assert within >= 123  # (128)
+    assert within >= 123  # (127)
     assert sorted(t.corner_errors)[len(t.corner_errors) // 2] <= 0.28  # (0.255)
 
 
