@@ -40,13 +40,19 @@ def _through(s: np.ndarray) -> np.ndarray:
 
 def heading_to(s: np.ndarray, vp: np.ndarray, tolerance: float) -> np.ndarray:
     """Which segments point at the homogeneous point ``vp`` within ``tolerance`` radians
-    (a point at infinity is a direction)."""
+    (a point at infinity is a direction) from at least half their own length away: the
+    corner where two edges of the board meet lies on both, and is no vanishing point."""
     mid = (s[:, :2] + s[:, 2:]) / 2
     d = s[:, 2:] - s[:, :2]
-    d = d / np.linalg.norm(d, axis=1, keepdims=True)
-    to = np.tile(vp[:2], (len(s), 1)) if abs(vp[2]) < 1e-12 else vp[:2] / vp[2] - mid
+    length = np.linalg.norm(d, axis=1)
+    d = d / length[:, None]
+    finite = abs(vp[2]) >= 1e-12
+    to = vp[:2] / vp[2] - mid if finite else np.tile(vp[:2], (len(s), 1))
+    along = np.abs((to * d).sum(axis=1))
     to = to / (np.linalg.norm(to, axis=1, keepdims=True) + 1e-12)
     out: np.ndarray = np.abs(d[:, 0] * to[:, 1] - d[:, 1] * to[:, 0]) < np.sin(tolerance)
+    if finite:
+        out &= along >= length
     return out
 
 

@@ -10,6 +10,7 @@ import pytest
 from vision import BoardNotFound, grid, locate
 from vision.lines import board_outline, heading_to
 from vision.locate import grid_component, line_mask
+from vision.synth import Scene, random_position, render
 
 
 def faint_grid(h: np.ndarray, n: int = 19, size: tuple[int, int] = (900, 700),
@@ -68,3 +69,29 @@ def test_a_segment_heads_to_a_point_or_to_a_direction_at_infinity() -> None:
     s = np.array([[0.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 1.5]])
     assert heading_to(s, np.array([1.0, 0.0, 0.0]), np.radians(1)).tolist() == [True, False]
     assert heading_to(s, np.array([4.0, 3.0, 1.0]), np.radians(1)).tolist() == [False, True]
+
+
+def test_the_corner_where_two_edges_meet_is_no_vanishing_point() -> None:
+    #   (100, 100) ------------------- (500, 100)     the top edge and the right edge both
+    #                                       \          run through the corner they share,
+    #                                        (530, 400) but they do not run *to* it
+    edges = np.array([[100.0, 100.0, 500.0, 100.0], [500.0, 100.0, 530.0, 400.0]])
+    corner = np.array([500.0, 100.0, 1.0])
+    assert not heading_to(edges, corner, np.radians(1.5)).any()
+    far = np.array([1500.0, 100.0, 1.0])  # far along the top edge: its vanishing point
+    assert heading_to(edges, far, np.radians(1.5)).tolist() == [True, False]
+
+
+def test_a_crowded_board_seen_steeply_has_its_outline_from_its_edges() -> None:
+    # 45 degrees off vertical, three points in four taken: the grid's lines are short
+    # pieces between stones, and the board's long edges meet at its corners; those corners
+    # once passed for vanishing points and no outline was found.
+    shot = render(random_position(19, 0, stones=0.75), 0, Scene(camera_tilt=45, stone_height=0.2))
+    outline = board_outline(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY))
+    assert outline is not None
+    # The grid's corners lie inside the outline, within a cell and a half of it.
+    c = shot.corners
+    cell = np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1).mean() / 18
+    inside = [cv2.pointPolygonTest(outline.reshape(-1, 1, 2), (float(x), float(y)), True)
+              for x, y in c]
+    assert all(0 < d < 1.5 * cell for d in inside)
