@@ -31,11 +31,12 @@ import cv2
 import numpy as np
 
 from . import grid
-from .config import LOCATE, SIZES, LocateConfig
+from .config import LOCATE, SIZES, STONES, LocateConfig
 from .consensus import agreeing_homography
 from .errors import BoardNotFound
 from .lines import board_outline
 from .stone_lattice import dark_centres, stone_agreement, stone_starts
+from .stones import lift_shift
 
 
 @dataclasses.dataclass(frozen=True)
@@ -549,19 +550,26 @@ def _fit_from(small: np.ndarray, quad: np.ndarray, lines: int | None, size: int 
     return _finish(small, fit_lattice(small, quad, lines, cfg, reach), size, cfg)
 
 
-def _stone_fit(small: np.ndarray, size: int | None, cfg: LocateConfig) -> GridFit | None:
-    """The most confident grid through the black stones' centres (`vision.stone_lattice`),
-    finished; None if they give no lattice. Its confidence is the better of its lines' and,
-    for a grid of ``size`` (or the largest size) lines, the stones' `stone_agreement`."""
-    found = dark_centres(small, cfg)
-    if found is None:
-        return None
+def _vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | None,
+             cfg: LocateConfig) -> GridFit:
+    """``fit`` with the better of its confidence and, for a grid of ``size`` (or the largest
+    size) lines, how well the black stones' centres ``stones`` vouch for it
+    (`stone_agreement`, their bodies looked for where `lift_shift` says they are seen)."""
+    if fit.size != (size or max(SIZES)):
+        return fit
+    lift = lift_shift(fit.homography, small.shape, fit.size, STONES.stone_lift)
+    agreement = stone_agreement(stones, fit.homography, fit.size, cfg, lift)
+    return GridFit(fit.homography, fit.size, max(fit.confidence, agreement))
+
+
+def _stone_fit(small: np.ndarray, found: tuple[np.ndarray, float], size: int | None,
+               cfg: LocateConfig) -> GridFit | None:
+    """The most confident grid through the black stones' centres and radius ``found``
+    (`vision.stone_lattice`), finished and `_vouched` for; None if they give no lattice."""
     best: GridFit | None = None
     for h, lines in stone_starts(*found, size, cfg):
-        fit = _finish(small, GridFit(h, lines, 0.0), size, cfg)
-        stones = stone_agreement(found[0], fit.homography, fit.size, cfg) \
-            if fit.size == (size or max(SIZES)) else 0.0
-        fit = GridFit(fit.homography, fit.size, max(fit.confidence, stones))
+        fit = _vouched(small, _finish(small, GridFit(h, lines, 0.0), size, cfg), found[0],
+                       size, cfg)
         if best is None or fit.confidence > best.confidence:
             best = fit
     return best
@@ -623,11 +631,17 @@ def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCAT
             if fit.confidence >= cfg.recheck_below:
                 break  # as sure as a first grid that needs no second look
     if fit is None or fit.confidence < cfg.recheck_below:
-        # For boards so crowded the lines hide: the stones' lattice starts grids of its own,
-        # which the stones may vouch for, and any of them may sit better on the lines.
-        stones = _stone_fit(small, size, cfg)
-        if stones is not None and (fit is None or stones.confidence > fit.confidence):
-            fit = stones
+        # For boards so crowded the lines hide: the stones may vouch for the grid of lines,
+        # and their lattice starts grids of its own, which they may vouch for too, and any
+        # of which may sit better on the lines.
+        found = dark_centres(small, cfg)
+        if found is not None:
+            if fit is not None:
+                fit = _vouched(small, fit, found[0], size, cfg)
+            stones = _stone_fit(small, found, size, cfg) \
+                if fit is None or fit.confidence < cfg.recheck_below else None
+            if stones is not None and (fit is None or stones.confidence > fit.confidence):
+                fit = stones
     if fit is None:
         raise BoardNotFound(f"no net of lines enclosing at least {cfg.min_holes} alike cells, "
                             "no two families of straight lines, and no lattice of stones")

@@ -126,10 +126,18 @@ def lattice_axes(points: np.ndarray, cell: float,
     return u, v
 
 
-def _nearest_points(h: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _nearest_points(h: np.ndarray, points: np.ndarray,
+                    lift: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """For each of ``points`` (k, 2), the lattice point of ``h`` nearest it (k, 2), as
-    floats, and how far from it (cells, the larger of the two axes)."""
+    floats, and how far from it (cells, the larger of the two axes). With ``lift`` (the
+    offsets, (size*size, 2) in lattice units, at which a stone's body is seen from each of
+    a ``size`` x ``size`` lattice's points, `vision.stones.lift_shift`), the points are
+    stones' bodies, and are taken back by the offset of the point they lie nearest first."""
     q = grid.apply(np.linalg.inv(h), points)
+    if lift is not None:
+        size = int(round(np.sqrt(len(lift))))
+        near = np.clip(np.round(q), 0, size - 1).astype(int)
+        q = q - lift[near[:, 1] * size + near[:, 0]]
     qi = np.round(q)
     return qi, np.abs(q - qi).max(axis=1)
 
@@ -165,6 +173,8 @@ def lattice_through(points: np.ndarray, axes: tuple[np.ndarray, np.ndarray],
     u, v = (_step_along(near, axis) for axis in (u, v))
     h = np.array([[u[0], v[0], seed[0]], [u[1], v[1], seed[1]], [0.0, 0.0, 1.0]])
     for reach in cfg.stone_reach:
+        if abs(np.linalg.det(h)) < 1e-9 * cell ** 2:
+            return None  # the steps (or the points fitted) fell on one line: no lattice
         qi, off = _nearest_points(h, points)
         ok = (off < 0.25) & (np.abs(qi).max(axis=1) <= reach)
         if ok.sum() < 6:
@@ -180,6 +190,8 @@ def lattice_through(points: np.ndarray, axes: tuple[np.ndarray, np.ndarray],
         if refit is None or abs(refit[2, 2]) < 1e-12:
             return None
         h = refit / refit[2, 2]
+    if abs(np.linalg.det(h)) < 1e-9 * cell ** 2:
+        return None
     qi, off = _nearest_points(h, points)
     fits = off < cfg.stone_fit_residual
     if fits.sum() < 6:
@@ -263,21 +275,26 @@ def stone_starts(points: np.ndarray, radius: float, size: int | None,
 
 
 def stone_agreement(points: np.ndarray, homography: np.ndarray, size: int,
-                    cfg: LocateConfig = LOCATE) -> float:
+                    cfg: LocateConfig = LOCATE, lift: np.ndarray | None = None) -> float:
     """How sure the stones alone make us of a grid of ``size`` lines: the share of the
     black stones' centres ``points`` within ``cfg.stone_fit_residual`` cell of one of its
-    points, if those stones reach its outer lines on all four sides and the lattice they
-    lie on does not go on past any of them; else 0.
+    points, if that is most of them, those stones reach its outer lines on all four sides
+    and the lattice they lie on does not go on past any of them; else 0.
 
     Stones on all four outer lines fix where the grid ends: it cannot be shifted, and if
     ``size`` is the largest a board has, it cannot be a patch of a bigger grid either. A
     lattice of dark dots that goes on (a pegboard, a patterned cloth) is no board: beyond
-    each outer line there must be under half as many points on the lattice as on it."""
+    each outer line there must be under half as many points on the lattice as on it.
+
+    ``lift``: where the stones' bodies are seen from their points (see `_nearest_points`);
+    under a steep camera they stand a quarter cell and more off them."""
     if len(points) == 0:
         return 0.0
-    qi, off = _nearest_points(homography, points)
+    qi, off = _nearest_points(homography, points, lift)
     lattice = off < cfg.stone_fit_residual
     on = lattice & (qi >= 0).all(axis=1) & (qi <= size - 1).all(axis=1)
+    if on.mean() <= 0.5:
+        return 0.0  # most stones off its points: a grid the stones do not follow
     for axis in (0, 1):
         along = qi[:, 1 - axis]
         beside = lattice & (along >= 0) & (along <= size - 1)
