@@ -209,8 +209,8 @@ def _judge(f: PointFeatures, wood_light: np.ndarray, wood_chroma: np.ndarray,
     rel_light = (f.light - wood_light) / np.maximum(wood_light, 1.0)
     rel_chroma = f.chroma / np.maximum(wood_chroma, 1.0)
     # Evidence for each label as a margin past its threshold (positive = that label).
-    black = (-(f.light - black_light) / np.maximum(black_light, 1.0) - cfg.black_drop) \
-        / cfg.black_drop
+    rel_black = (f.light - black_light) / np.maximum(black_light, 1.0)
+    black = (-rel_black - cfg.black_drop) / cfg.black_drop
     white_l = (rel_light - cfg.white_rise) / cfg.white_rise
     white_c = (cfg.white_chroma_drop - rel_chroma) / cfg.white_chroma_drop
     white = np.where(rel_light > -cfg.black_drop / 2, np.maximum(white_l, white_c), -1.0)

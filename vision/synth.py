@@ -204,6 +204,7 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     src = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
     to_image = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
     if scene.camera_tilt:
+        # The random corners above are drawn anyway: the rest of the picture stays the seed's.
         to_image = _camera(side, (h, w), np.deg2rad(scene.camera_tilt), angle, 0.7 * min(w, h))
     lattice_to_board = np.array([[cell, 0, margin], [0, cell, margin], [0, 0, 1]], dtype=np.float64)
     # A stone's middle is up off the board: a camera that this view could come from sees it
@@ -238,8 +239,8 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     assert ok and decoded is not None
     out: np.ndarray = decoded
-    hom = grid.upright(to_image.astype(np.float64) @ lattice_to_board, n)
-    truth = _seen(position, to_image.astype(np.float64) @ lattice_to_board, hom, n)
+    hom = grid.upright(on_board, n)
+    truth = _seen(position, on_board, hom, n)
     return Synthetic(out, truth, hom, grid.corners(hom, n))
 
 

@@ -189,9 +189,9 @@ class BoardWatcher:
         n = self.size
         return Observation(n, n, (UNKNOWN,) * (n * n), time=time, source=self.source)
 
-    def _locate(self, image: np.ndarray) -> bool | None:
-        """Locate the board: False when it is not found, None when it is found where the
-        grid already was (which is kept, with what was read through it), True otherwise."""
+    def _locate(self, image: np.ndarray) -> bool:
+        """Locate the board; False when it is not found. Found where the grid already was
+        (`same_place`), that grid is kept, with what was read through it."""
         try:
             fit = locate(image, self.size)
         except BoardNotFound as exc:
@@ -200,14 +200,12 @@ class BoardWatcher:
             return False
         self.reason = None
         self.located += 1
-        moved = self.fit is None or not same_place(self.fit, fit, self.config.same_place)
-        if moved:
+        if self.fit is None or not same_place(self.fit, fit, self.config.same_place):
             self.fit = fit
             self._pixels = None
             self._read_seen[:] = False  # the old readings were through another homography
-        assert self.fit is not None
         self._score = lattice_score(to_gray(image), self.fit)
-        return True if moved else None
+        return True
 
     def _look(self, image: np.ndarray) -> Looks:
         assert self.fit is not None
@@ -219,12 +217,13 @@ class BoardWatcher:
     def _relocate(self, image: np.ndarray, time: float) -> bool:
         """Locate the board again after the view may have moved; False when it cannot be
         found. Unless it is found where it was, every point is moving as of ``time``."""
-        located = self._locate(image)
-        if located is not None:
+        before = self.fit
+        if not self._locate(image):
             self._last_moved[:] = time
-        if located is False:
             self._previous = None
             return False
+        if self.fit is not before:
+            self._last_moved[:] = time
         self._previous = self._look(image)
         return True
 
@@ -232,7 +231,7 @@ class BoardWatcher:
         """What ``image`` (BGR, uint8), taken at ``time`` seconds, shows of the board."""
         cfg = self.config
         if self.fit is None:
-            if self._locate(image) is False:
+            if not self._locate(image):
                 return self._hidden(time)
             self._previous = None
         looks = self._look(image)
