@@ -35,7 +35,7 @@ from .config import LOCATE, SIZES, STONES, LocateConfig
 from .consensus import agreeing_homography
 from .errors import BoardNotFound
 from .lines import board_outline
-from .stone_lattice import dark_centres, stone_agreement, stone_starts
+from .stone_lattice import dark_centres, stone_starts, stones_reach
 from .stones import lift_shift
 
 
@@ -44,7 +44,7 @@ class GridFit:
     """A located grid: ``homography`` (3, 3) from lattice (i, j) to image pixels, the board
     ``size``, and a ``confidence`` in [0, 1] from how well lines and mid-lines separate
     (see `confidence`), or for a grid from the stones how well they vouch for it (see
-    `vision.stone_lattice.stone_agreement`)."""
+    `_vouched`)."""
 
     homography: np.ndarray
     size: int
@@ -503,12 +503,12 @@ def lattice_score(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) ->
     return float(np.clip(min(scores) / 4.0, 0.0, 1.0))
 
 
-def runs_on(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> float:
-    """How far the grid goes on past the outer lines of ``fit``, in [0, 1]: the lattice's
-    lines drawn across the cell beyond each outer line, as a share of how they are drawn
-    across its inner cells, averaged over the four sides. Near 0 for a whole board's grid
-    (nothing crosses its edge lines), large for a patch of a bigger grid or a lattice of
-    the wrong size that a few lines happen to fit."""
+def edge_shares(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> np.ndarray:
+    """How far the grid goes on past each outer line of ``fit``: (2, 2), indexed by lattice
+    axis (0: past the lines i = 0 and i = n - 1; 1: j = 0 and j = n - 1) and end. Each is
+    the lattice's lines drawn across the cell beyond that outer line, as a share of how they
+    are drawn across its inner cells: near 0 where the board's grid ends, near 1 where it
+    goes on."""
     n, c = fit.size, cfg.grow_cell
     rect = _rectified(gray, fit, c, 2, cv2.BORDER_CONSTANT)
     horiz, vert = straight_parts(line_mask(rect, cfg), 3 * c // 4)
@@ -516,15 +516,24 @@ def runs_on(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> float
     # Each line's band (3 px wide) at its most drawn, along its whole length.
     cols = np.maximum(np.maximum(vert[:, at - 1], vert[:, at]), vert[:, at + 1])  # (y, i)
     rows = np.maximum(np.maximum(horiz[at - 1, :], horiz[at, :]), horiz[at + 1, :]).T  # (x, j)
-    shares = []
-    for lines in (cols, rows):
+    shares = np.zeros((2, 2))
+    # The lines i = const cross the gaps along j, and the other way round.
+    for axis, lines in ((1, cols), (0, rows)):
         # The share of each gap between lattice positions k-1 and k (k = 0 .. n) that the
         # crossing lines draw, a quarter cell kept clear of either end.
         gaps = np.array([lines[c * (k + 1) + c // 4:c * (k + 2) - c // 4 + 1].mean()
                          for k in range(n + 1)])
         inner = max(float(np.median(gaps[1:-1])), 1e-6)
-        shares += [gaps[0] / inner, gaps[-1] / inner]
-    return float(np.mean(np.clip(shares, 0.0, 1.0)))
+        shares[axis] = gaps[0] / inner, gaps[-1] / inner
+    return shares
+
+
+def runs_on(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> float:
+    """How far the grid goes on past the outer lines of ``fit``, in [0, 1]: its
+    `edge_shares` averaged over the four sides. Near 0 for a whole board's grid (nothing
+    crosses its edge lines), large for a patch of a bigger grid or a lattice of the wrong
+    size that a few lines happen to fit."""
+    return float(np.mean(np.clip(edge_shares(gray, fit, cfg), 0.0, 1.0)))
 
 
 def confidence(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> float:
@@ -553,13 +562,36 @@ def _fit_from(small: np.ndarray, quad: np.ndarray, lines: int | None, size: int 
 def _vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | None,
              cfg: LocateConfig) -> GridFit:
     """``fit`` with the better of its confidence and, for a grid of ``size`` (or the largest
-    size) lines, how well the black stones' centres ``stones`` vouch for it
-    (`stone_agreement`, their bodies looked for where `lift_shift` says they are seen)."""
+    size) lines, how well the black stones' centres ``stones`` vouch for it: their share on
+    its points (`stones_reach`, their bodies looked for where `lift_shift` says they are
+    seen) if they reach all four outer lines. If they miss one outer line of an axis, the
+    lines choose between the grid and the one shifted a line off it (`_lines_choose`)."""
     if fit.size != (size or max(SIZES)):
         return fit
     lift = lift_shift(fit.homography, small.shape, fit.size, STONES.stone_lift)
-    agreement = stone_agreement(stones, fit.homography, fit.size, cfg, lift)
+    share, reached = stones_reach(stones, fit.homography, fit.size, cfg, lift)
+    if not reached.any(axis=1).all():
+        return fit  # the stones leave an axis free by two lines or more
+    agreement = share * _lines_choose(small, fit, ~reached, cfg)
     return GridFit(fit.homography, fit.size, max(fit.confidence, agreement))
+
+
+def _lines_choose(small: np.ndarray, fit: GridFit, open_ends: np.ndarray,
+                  cfg: LocateConfig) -> float:
+    """How clearly the lines say that ``fit`` ends where it does at its outer lines
+    ``open_ends`` ((2, 2) booleans, as `edge_shares`) rather than a line further out, in
+    [0, 1]: the least, over those ends, of how much more the grid shifted a line inwards
+    from that end runs on past the two outer lines of its axis than ``fit`` does. 1 if no
+    end is open."""
+    here = np.clip(edge_shares(small, fit, cfg), 0.0, 1.0)
+    clear = 1.0
+    for axis, end in zip(*np.nonzero(open_ends)):
+        step = 1 if end == 0 else -1
+        inward = GridFit(grid.shifted(fit.homography, step * (axis == 0), step * (axis == 1)),
+                         fit.size, 0.0)
+        there = np.clip(edge_shares(small, inward, cfg)[axis], 0.0, 1.0)
+        clear = min(clear, float(np.clip(there.sum() - here[axis].sum(), 0.0, 1.0)))
+    return clear
 
 
 def _stone_fit(small: np.ndarray, found: tuple[np.ndarray, float], size: int | None,

@@ -11,8 +11,8 @@ no line shows between them. Steps, each a function of its own:
    them, grown outwards from the most crowded centre.
 4. `stone_starts`: the squares of lattice lines the fitted centres span, as starting grids
    that `vision.locate` refines and grows like any other.
-5. `stone_agreement`: how far the stones alone vouch for a grid, where the lines between
-   them are too hidden to.
+5. `stones_reach`: how far the stones alone vouch for a grid, where the lines between
+   them are too hidden to, and which of its edges they fix.
 """
 
 from __future__ import annotations
@@ -274,34 +274,37 @@ def stone_starts(points: np.ndarray, radius: float, size: int | None,
     return [(grid.shifted(h, i0, j0), span + 1) for i0, j0, span in squares]
 
 
-def stone_agreement(points: np.ndarray, homography: np.ndarray, size: int,
-                    cfg: LocateConfig = LOCATE, lift: np.ndarray | None = None) -> float:
-    """How sure the stones alone make us of a grid of ``size`` lines: the share of the
-    black stones' centres ``points`` within ``cfg.stone_fit_residual`` cell of one of its
-    points, if that is most of them, those stones reach its outer lines on all four sides
-    and the lattice they lie on does not go on past any of them; else 0.
+def stones_reach(points: np.ndarray, homography: np.ndarray, size: int,
+                 cfg: LocateConfig = LOCATE,
+                 lift: np.ndarray | None = None) -> tuple[float, np.ndarray]:
+    """The share of the black stones' centres ``points`` within ``cfg.stone_fit_residual``
+    cell of one of the points of a grid of ``size`` lines, and which of its outer lines
+    they reach: (2, 2) booleans by lattice axis (0: the lines i = 0 and i = n - 1; 1: j)
+    and end. The share is 0 if it is not most of them, or if past an outer line they reach
+    the lattice they lie on goes on: a lattice of dark dots that goes on (a pegboard, a
+    patterned cloth) is no board, so beyond such a line there must be under half as many
+    stones on the lattice as on it.
 
     Stones on all four outer lines fix where the grid ends: it cannot be shifted, and if
-    ``size`` is the largest a board has, it cannot be a patch of a bigger grid either. A
-    lattice of dark dots that goes on (a pegboard, a patterned cloth) is no board: beyond
-    each outer line there must be under half as many points on the lattice as on it.
+    ``size`` is the largest a board has, it cannot be a patch of a bigger grid either.
 
     ``lift``: where the stones' bodies are seen from their points (see `_nearest_points`);
     under a steep camera they stand a quarter cell and more off them."""
+    reached = np.zeros((2, 2), dtype=bool)
     if len(points) == 0:
-        return 0.0
+        return 0.0, reached
     qi, off = _nearest_points(homography, points, lift)
     lattice = off < cfg.stone_fit_residual
     on = lattice & (qi >= 0).all(axis=1) & (qi <= size - 1).all(axis=1)
     if on.mean() <= 0.5:
-        return 0.0  # most stones off its points: a grid the stones do not follow
+        return 0.0, reached  # most stones off its points: a grid the stones do not follow
     for axis in (0, 1):
         along = qi[:, 1 - axis]
         beside = lattice & (along >= 0) & (along <= size - 1)
-        for edge, beyond in ((0, -1), (size - 1, size)):
+        for end, (edge, beyond) in enumerate(((0, -1), (size - 1, size))):
             on_edge = int((beside & (qi[:, axis] == edge)).sum())
-            if on_edge == 0:
-                return 0.0  # no stone on this outer line: the grid could end elsewhere
-            if 2 * int((beside & (qi[:, axis] == beyond)).sum()) >= on_edge:
-                return 0.0  # the lattice goes on past it
-    return float(on.mean())
+            reached[axis, end] = on_edge > 0
+            if on_edge and 2 * int((beside & (qi[:, axis] == beyond)).sum()) >= on_edge:
+                return 0.0, reached  # the lattice goes on past it
+    return float(on.mean()), reached
+

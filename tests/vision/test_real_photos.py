@@ -68,9 +68,9 @@ def test_every_photo_with_stones_stays_above_the_overall_floor(tallies) -> None:
 
 def test_boards_found_and_corners_on_roboflow(tallies) -> None:
     t = tallies["roboflow-corners/train"]
-    assert t.found >= 266  # (269 of 270)
+    assert t.found >= 267  # (270 of 270)
     assert set(t.sizes_read) == {19}  # every board found is read at its size: none a patch
-    assert sum(e <= 0.5 for e in t.corner_errors) >= 265  # (268: the right grid)
+    assert sum(e <= 0.5 for e in t.corner_errors) >= 266  # (269: the right grid)
     within = sum(e <= 0.25 for e in t.corner_errors)
     assert within >= 123  # (127)
     assert sorted(t.corner_errors)[len(t.corner_errors) // 2] <= 0.28  # (0.255)
@@ -89,11 +89,11 @@ def test_roboflow_labels_sit_inside_the_corners_found_and_agree_once_that_is_all
     assert abs(figures(tallies["tengen/angled_easy"].label_offsets).inward) <= 0.03  # (0.005)
 
 
-def test_nearly_every_board_is_found(tallies) -> None:
-    assert tallies["all"].found >= 374  # (377 of 378; 14 of them crowded Roboflow boards
-    # found from their stones. The one left, 27_jpg.rf.d99..., is crowded and speckled
-    # with salt noise: its grid from the stones is right, but its lines are too faint to
-    # trust and its black stones reach only 18 lines, so it is refused, not misread)
+def test_every_board_is_found(tallies) -> None:
+    assert tallies["all"].found == 378  # (378 of 378; 15 of them crowded Roboflow boards
+    # found from their stones. The last of them, 27_jpg.rf.d99..., is speckled with salt
+    # noise: its lines are too faint to trust, and its black stones reach only 18 lines
+    # each way, so the lines choose where its grid ends)
 
 
 def test_tengen_angled_corners_within_a_tenth_of_a_cell(tallies) -> None:

@@ -12,8 +12,9 @@ import pytest
 from vision import grid
 from vision.errors import BoardNotFound
 from vision.locate import locate
-from vision.stone_lattice import (dark_centres, lattice_axes, lattice_through,
-                                  stone_agreement, stone_starts, three_class_thresholds)
+from vision.config import LOCATE
+from vision.stone_lattice import (dark_centres, lattice_axes, lattice_through, stone_starts,
+                                  stones_reach, three_class_thresholds)
 from vision.synth import Scene, random_position, render
 
 locate_module = importlib.import_module("vision.locate")  # the name `locate` is its function
@@ -130,8 +131,10 @@ def test_stones_on_all_four_outer_lines_vouch_for_the_grid_by_the_share_on_its_p
         .X.X.
         ..X..""", FIVE_LINES)
     stray = np.array([[0.0, 0.0]])  # a stone off the board: not on any point
-    assert stone_agreement(stones, FIVE_LINES, 5) == 1.0
-    assert stone_agreement(np.r_[stones, stray], FIVE_LINES, 5) == pytest.approx(7 / 8)
+    share, reached = stones_reach(stones, FIVE_LINES, 5)
+    assert share == 1.0 and reached.all()
+    share, reached = stones_reach(np.r_[stones, stray], FIVE_LINES, 5)
+    assert share == pytest.approx(7 / 8) and reached.all()
 
 
 def test_a_grid_most_stones_lie_off_is_not_one_they_vouch_for() -> None:
@@ -143,8 +146,8 @@ def test_a_grid_most_stones_lie_off_is_not_one_they_vouch_for() -> None:
         ..X..""", FIVE_LINES)  # one stone on each outer line...
     between = grid.apply(FIVE_LINES, [[0.5, 1.5], [1.5, 1.5], [2.5, 2.5], [3.5, 2.5],
                                       [1.5, 3.5]])  # ...and five between the points
-    assert stone_agreement(stones, FIVE_LINES, 5) == 1.0
-    assert stone_agreement(np.r_[stones, between], FIVE_LINES, 5) == 0.0
+    assert stones_reach(stones, FIVE_LINES, 5)[0] == 1.0
+    assert stones_reach(np.r_[stones, between], FIVE_LINES, 5)[0] == 0.0
 
 
 def test_stones_short_of_an_outer_line_do_not_fix_where_the_grid_ends() -> None:
@@ -154,9 +157,12 @@ def test_stones_short_of_an_outer_line_do_not_fix_where_the_grid_ends() -> None:
         ..X..
         .X.X.
         .....""", FIVE_LINES)  # nothing on the bottom line: the grid could sit a line lower
-    assert stone_agreement(stones, FIVE_LINES, 5) == 0.0
+    share, reached = stones_reach(stones, FIVE_LINES, 5)
+    assert share == 1.0
+    assert reached.tolist() == [[True, True], [True, False]]  # (axis j, far end) is open
     one_up = FIVE_LINES @ np.array([[1.0, 0, 0], [0, 1, -1], [0, 0, 1]])
-    assert stone_agreement(stones, one_up, 5) == 0.0
+    share, reached = stones_reach(stones, one_up, 5)
+    assert share == 1.0 and reached.tolist() == [[True, True], [False, True]]
 
 
 def test_a_lattice_of_stones_that_goes_on_past_an_outer_line_is_no_board_of_its_size() -> None:
@@ -166,7 +172,51 @@ def test_a_lattice_of_stones_that_goes_on_past_an_outer_line_is_no_board_of_its_
         ..X..X
         .X.X.X
         ..X..X""", FIVE_LINES)  # a sixth column as full as the fifth: a patch, or a pattern
-    assert stone_agreement(stones, FIVE_LINES, 5) == 0.0
+    assert stones_reach(stones, FIVE_LINES, 5)[0] == 0.0
+
+
+NINE_LINES = np.array([[40.0, 0.0, 60.0], [0.0, 40.0, 60.0], [0.0, 0.0, 1.0]])
+
+
+def _drawn_board(stones: np.ndarray) -> np.ndarray:
+    """A 9x9 grid of NINE_LINES drawn on wood, black stones at ``stones``."""
+    img = np.full((440, 440), 175, np.uint8)
+    for k in range(9):
+        a, b = grid.apply(NINE_LINES, np.array([[k, 0.0], [k, 8.0]])).astype(int)
+        cv2.line(img, tuple(a), tuple(b), 70, 2)
+        a, b = grid.apply(NINE_LINES, np.array([[0.0, k], [8.0, k]])).astype(int)
+        cv2.line(img, tuple(a), tuple(b), 70, 2)
+    for x, y in stones.astype(int):
+        cv2.circle(img, (x, y), 18, 25, -1, cv2.LINE_AA)
+    return img
+
+
+def _vouched(board: np.ndarray, homography: np.ndarray, stones: np.ndarray) -> float:
+    fit = locate_module.GridFit(homography, 9, 0.0)
+    return float(locate_module._vouched(board, fit, stones, 9, LOCATE).confidence)
+
+
+def test_stones_a_line_short_each_way_leave_the_lines_to_choose_where_the_grid_ends() -> None:
+    # No stone on the top line or the left one: the stones fit this grid and the one a
+    # line down and right alike. The lines end at this one's top and left, and run on
+    # past the other's, so the stones vouch for this one only.
+    rows = """
+        .........
+        .X.X..X.X
+        ..X.X...X
+        .X..X.X..
+        ...X..XX.
+        .X.....X.
+        ..XX.X...
+        .X..X..X.
+        ..X..X.X.""".split()
+    stones = _centres("\n".join(rows), NINE_LINES)
+    board = _drawn_board(stones)
+    assert _vouched(board, NINE_LINES, stones) > 0.8
+    assert _vouched(board, grid.shifted(NINE_LINES, 1, 1), stones) == 0.0
+    # A line short on both sides of an axis: the stones fix nothing there.
+    short_both_ends = _centres("\n".join(rows[:-1]), NINE_LINES)
+    assert _vouched(_drawn_board(short_both_ends), NINE_LINES, short_both_ends) == 0.0
 
 
 def test_a_pegboard_is_not_taken_for_a_board() -> None:

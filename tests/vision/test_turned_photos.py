@@ -11,7 +11,9 @@ outscored it; the score now reads thin lines only, 0.74).
 Two Roboflow photos, crowded and faintly lined, were found at some turns only: the grid's
 refit drew its random samples in lattice order, which a turn relabels (57_jpg, 1.3 cells off
 at 180 degrees), and a start from the stones one line off was kept when the line past it
-was crossed into faintly (43_jpg, not found at 180 and 270).
+was crossed into faintly (43_jpg, not found at 180 and 270). A third, speckled with salt
+noise, has lines too faint to trust and black stones a line short of two edges; the lines
+choose where it ends between the stones' placements (27_jpg).
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from vision.evaluate import corner_error_cells, turn_points
 
 MANIFEST = VISION_DATA / "manifest.jsonl"
 CROWDED = ["roboflow-corners/train/43_jpg.rf.1d41d00a2212ddcc25e62307f8a41682.jpg",
-           "roboflow-corners/train/57_jpg.rf.4d890b63ab7d45c3e51fb1b83c5af939.jpg"]
+           "roboflow-corners/train/57_jpg.rf.4d890b63ab7d45c3e51fb1b83c5af939.jpg",
+           "roboflow-corners/train/27_jpg.rf.d99665fe81ab11258ce364b4050c48ed.jpg"]
 PHOTOS = ["imago/9x9/001.png", "tengen/game_13/move_27.png", "imago/13x13/001.png"]
 TURNS = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}
 
