@@ -106,7 +106,8 @@ def lift_shift(homography: np.ndarray, shape: tuple[int, ...], size: int,
     return out
 
 
-def line_contrast(light: np.ndarray, size: int, cfg: StoneConfig = STONES) -> np.ndarray:
+def line_contrast(light: np.ndarray, size: int, cfg: StoneConfig = STONES,
+                  lift: np.ndarray | None = None) -> np.ndarray:
     """How plainly the grid lines cross at each intersection of the rectified lightness
     ``light`` (intersection (i, j) at pixel ``cell * (i + 1, j + 1)``), in grey levels;
     (size, size), row 0 at the top.
@@ -114,28 +115,48 @@ def line_contrast(light: np.ndarray, size: int, cfg: StoneConfig = STONES) -> np
     Each line is looked at on its two short arms from the point (``cfg.line_arm`` cells out),
     across a band ``cfg.line_band`` cells wide: the line is a valley in that profile, lower
     than *both* its sides (so a stone's edge, a step, is no line). The weaker of the two
-    lines counts. A stone hides both arms; a shadow or glare on bare wood hides neither."""
+    lines counts. A stone hides both arms; a shadow or glare on bare wood hides neither.
+
+    ``lift`` (size*size, 2; see `lift_shift`): under an oblique camera a stone's body leans
+    away from the camera, and the board under its curved underside shows on the near side
+    of its point. Where the lift along a line is ``cfg.line_lean`` cell or more, only the
+    arm it leans over is looked at; not on the board's outer lines, where that arm may run
+    off the board (a stone on the edge is often put off its point, outwards)."""
     c = cfg.cell
     lo, hi = int(round(cfg.line_arm[0] * c)), int(round(cfg.line_arm[1] * c))
     band = max(2, int(round(cfg.line_band * c)))
-    along = np.r_[-hi:-lo + 1, lo:hi + 1]
+    arm = np.arange(lo, hi + 1)
     across = np.arange(-band, band + 1)
     lat = grid.lattice(size)
     x0 = (c * (lat[:, 0] + 1)).astype(int)
     y0 = (c * (lat[:, 1] + 1)).astype(int)
     smooth = cv2.GaussianBlur(light, (3, 3), 0)
-    # Profiles across each line, averaged along its arms: (points, 2 * band + 1).
-    horizontal = smooth[y0[:, None, None] + across[None, :, None],
-                        x0[:, None, None] + along[None, None, :]].mean(axis=2)
-    vertical = smooth[y0[:, None, None] + along[None, None, :],
-                      x0[:, None, None] + across[None, :, None]].mean(axis=2)
+    lean = np.zeros((size * size, 2)) if lift is None else lift
+
+    def profiles(sign: int, axis: int) -> np.ndarray:
+        """Profiles across the line along ``axis`` (0: x), averaged along its arm on the
+        ``sign`` side of each point: (points, 2 * band + 1)."""
+        ys, xs = across[None, :, None], sign * arm[None, None, :]
+        if axis == 1:
+            ys, xs = xs, ys
+        out: np.ndarray = smooth[y0[:, None, None] + ys, x0[:, None, None] + xs].mean(axis=2)
+        return out
 
     def valley(profile: np.ndarray) -> np.ndarray:
         sides = np.minimum(profile[:, :2].mean(axis=1), profile[:, -2:].mean(axis=1))
         out: np.ndarray = sides - profile[:, 2:-2].min(axis=1)
         return out
 
-    out: np.ndarray = np.minimum(valley(horizontal), valley(vertical)).reshape(size, size)
+    lines = []
+    for axis in (0, 1):
+        before, after = profiles(-1, axis), profiles(1, axis)
+        leaning = lean[:, axis:axis + 1]
+        # On the outer lines one arm runs off the board: both are still looked at.
+        inner = (lat[:, axis:axis + 1] > 0) & (lat[:, axis:axis + 1] < size - 1)
+        lines.append(valley(np.where(inner & (leaning <= -cfg.line_lean), before,
+                                     np.where(inner & (leaning >= cfg.line_lean), after,
+                                              (before + after) / 2.0))))
+    out: np.ndarray = np.minimum(lines[0], lines[1]).reshape(size, size)
     return out
 
 
@@ -157,7 +178,8 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
     centres = (grid.lattice(k) + 0.5) * c
     w_light = _disc_medians(light, centres, cfg.wood_radius * c).reshape(k, k)
     w_chroma = _disc_medians(chroma, centres, cfg.wood_radius * c).reshape(k, k)
-    return PointFeatures(p_light, p_chroma, line_contrast(light, size, cfg), w_light, w_chroma)
+    return PointFeatures(p_light, p_chroma, line_contrast(light, size, cfg, shift), w_light,
+                         w_chroma)
 
 
 def local_wood(centres: np.ndarray, dirty: np.ndarray | None = None,

@@ -120,6 +120,19 @@ def test_the_cross_of_lines_shows_on_empty_points_only() -> None:
     assert contrast[0, 0] > 50 and contrast[2, 1] > 50  # grey levels darker than the wood
 
 
+def test_a_stone_seen_leaning_hides_the_arms_it_leans_over_not_those_behind_it() -> None:
+    #   . . .     the stone's body seen 0.3 cell off its point, down and right, as a camera
+    #   . X .     up and left sees a stone standing up: the near arms of both lines show
+    #   . . .     beside it, the far ones it hides
+    image, _ = drawn_board(["...", ".X.", "..."], off=(0.3, 0.3))
+    light = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float64)
+    cfg = dataclasses.replace(STONES, cell=CELL)
+    assert line_contrast(light, 3, cfg)[1, 1] > 20  # both arms averaged: half a line
+    leaning = np.full((9, 2), 0.3)
+    assert line_contrast(light, 3, cfg, leaning)[1, 1] < 5
+    assert line_contrast(light, 3, cfg, leaning)[0, 0] > 50  # an empty point shows them
+
+
 def test_stones_are_still_read_in_a_shadow() -> None:
     rows = [".........", "..X.O....", *["........."] * 7]
     image, h = drawn_board(rows, shadows=[(3.0, 1, 3.0, 1.0)])
