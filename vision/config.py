@@ -150,6 +150,18 @@ class StoneConfig:
     have not been lifted yet (the last photos of both Tengen games show one). On the real
     photos: resolving every such string left 14 points wrong, none 12, under 0.6 or 0.7 12,
     under 0.8 13."""
+    set_tint: float = 18.0
+    """A point where no cross of lines shows, whose tint (Lab a, b) lies this far off the
+    wood's, may hold a stone of a coloured set."""
+    set_split: float = 30.0
+    """Two clusters of stone colour whose tints lie this far apart (relative to the wood)
+    may be a set of two colours. Black and white sets on the real photos lie up to 22.7
+    apart (white stones in daylight are bluish), the coloured sets drawn in the tests 38
+    and more."""
+    black_tint: float = 15.0
+    """Stones this near grey (Lab a, b) and darker than those of the other cluster, which
+    are lighter than the wood, are black and white whatever their tints' split: on the real
+    photos black stones lie within 12 of grey."""
     line_arm: tuple[float, float] = (0.08, 0.30)
     """Stretch of each grid line (cells from the point, both ways) looked at for the cross of
     lines at an intersection: inside where any stone on the point covers the board."""

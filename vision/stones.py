@@ -12,6 +12,11 @@ against only the centres no stone read so far touches.
 - and whatever its colour, empty where the cross of grid lines plainly shows at the point:
   a stone hides it, a shadow or glare on bare wood does not.
 
+Stone sets of two colours other than black and white (red and blue, say) are told apart by
+colour: where the stones fall into two clusters of different tints, not grey ones darker
+than the wood and others lighter, each point is read as the nearest of the wood and the two
+clusters, the darker cluster black (`_two_sets`).
+
 A reading must make sense as Go: a string with no liberties on a photographed board is a
 misreading to resolve where a stone around it was read with doubt: the least certain one is
 re-read as empty (`resolve_captured`). Read surely, it is a capture whose stones have not
@@ -38,13 +43,16 @@ class PointFeatures:
     a stone there would be seen (see `lift_shift`), and ``lines``, how plainly the cross of
     grid lines shows at the point itself (see `line_contrast`). Per cell centre, one row
     and column beyond the grid too (size + 1, size + 1): ``centre_light`` and
-    ``centre_chroma``, bare wood wherever no stone reaches over it."""
+    ``centre_chroma``, bare wood wherever no stone reaches over it. ``tint`` and
+    ``centre_tint`` (the same shapes, 2 more at the end) are the colour's (a, b), 0 grey."""
 
     light: np.ndarray
     chroma: np.ndarray
     lines: np.ndarray
     centre_light: np.ndarray
     centre_chroma: np.ndarray
+    tint: np.ndarray
+    centre_tint: np.ndarray
 
 
 def rectify(image: np.ndarray, homography: np.ndarray, size: int,
@@ -167,19 +175,26 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
     rect = rectify(bgr[:, :, :3], homography, size, cfg)
     lab = cv2.cvtColor(rect, cv2.COLOR_BGR2LAB).astype(np.float64)
     light = lab[:, :, 0]
-    chroma = np.hypot(lab[:, :, 1] - 128.0, lab[:, :, 2] - 128.0)
+    a, b = lab[:, :, 1] - 128.0, lab[:, :, 2] - 128.0
+    chroma = np.hypot(a, b)
     c = cfg.cell
     shift = lift_shift(homography, image.shape, size, cfg.stone_lift)
     pts = (grid.lattice(size) + 1.0 + shift) * c
-    p_light = _disc_medians(light, pts, cfg.stone_radius * c).reshape(size, size)
-    p_chroma = _disc_medians(chroma, pts, cfg.stone_radius * c).reshape(size, size)
     # Cell centres, one row and column beyond the grid too (the margin is wood as well).
     k = size + 1
     centres = (grid.lattice(k) + 0.5) * c
-    w_light = _disc_medians(light, centres, cfg.wood_radius * c).reshape(k, k)
-    w_chroma = _disc_medians(chroma, centres, cfg.wood_radius * c).reshape(k, k)
-    return PointFeatures(p_light, p_chroma, line_contrast(light, size, cfg, shift), w_light,
-                         w_chroma)
+
+    def at_points(plane: np.ndarray) -> np.ndarray:
+        return _disc_medians(plane, pts, cfg.stone_radius * c).reshape(size, size)
+
+    def at_centres(plane: np.ndarray) -> np.ndarray:
+        return _disc_medians(plane, centres, cfg.wood_radius * c).reshape(k, k)
+
+    return PointFeatures(
+        at_points(light), at_points(chroma), line_contrast(light, size, cfg, shift),
+        at_centres(light), at_centres(chroma),
+        np.stack([at_points(a), at_points(b)], axis=-1),
+        np.stack([at_centres(a), at_centres(b)], axis=-1))
 
 
 def local_wood(centres: np.ndarray, dirty: np.ndarray | None = None,
@@ -257,7 +272,8 @@ def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, n
     the centres beside it, and the empty point next to it then looks light: white). A black
     stone is looked for against the brighter of that wood and the four centres around it:
     on a crowded board the clean wood may lie far off in other light (a lamp's glare on the
-    stone's own corner), and a black stone is far darker than either."""
+    stone's own corner), and a black stone is far darker than either. A set of two other
+    colours is read by them (`_two_sets`)."""
     level = float(np.median(f.centre_light[1:-1, 1:-1]))
     nearest = local_wood(f.centre_light)
     labels, confidence = _judge(f, nearest, local_wood(f.centre_chroma), nearest, level, cfg)
@@ -266,7 +282,65 @@ def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, n
         wood = local_wood(f.centre_light, dirty)
         labels, confidence = _judge(f, wood, local_wood(f.centre_chroma, dirty),
                                     np.maximum(wood, nearest), level, cfg)
-    return labels, confidence
+    return _two_sets(f, labels, confidence, level, cfg)
+
+
+def _two_means(colours: np.ndarray, rounds: int = 20) -> np.ndarray | None:
+    """The centres (2, 3) of the two clusters of ``colours`` (m, 3) that k-means settles on
+    from the darkest colour and the one farthest from it; None if one cluster empties."""
+    first = colours[int(np.argmin(colours[:, 0]))]
+    second = colours[int(np.argmax(np.linalg.norm(colours - first, axis=1)))]
+    centres = np.array([first, second])
+    for _ in range(rounds):
+        own = np.linalg.norm(colours[:, None] - centres[None], axis=2).argmin(axis=1)
+        if not (own == 0).any() or not (own == 1).any():
+            return None
+        moved = np.array([colours[own == k].mean(axis=0) for k in (0, 1)])
+        if np.allclose(moved, centres):
+            break
+        centres = moved
+    return centres
+
+
+def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, level: float,
+              cfg: StoneConfig) -> tuple[np.ndarray, np.ndarray]:
+    """``labels`` and ``confidence`` read again as a set of two colours other than black
+    and white, where the stones are one; else as given.
+
+    Colours are taken relative to the wood around each point: lightness as a share of the
+    wood's (in hundredths), tint (Lab a, b) less the wood's. The points read as stones, and
+    those whose colour lies ``cfg.set_tint`` off the wood's where no cross of lines shows,
+    fall into two clusters (`_two_means`). If their tints lie ``cfg.set_split`` apart, and
+    they are not black and white (the darker grey to within ``cfg.black_tint``, the other
+    lighter than the wood, however a lamp tints it), each point where no cross of lines
+    shows is read as the nearest of the wood and the two clusters, the darker cluster
+    black (the first player's)."""
+    dirty = _stone_covered(labels != EMPTY)
+    wood_light = local_wood(f.centre_light, dirty)
+    wood_tint = np.stack([local_wood(f.centre_tint[..., c], dirty) for c in (0, 1)], axis=-1)
+    colour = np.concatenate([(100.0 * (f.light - wood_light) / np.maximum(wood_light, 1.0))
+                             [..., None], f.tint - wood_tint], axis=-1)
+    hidden = f.lines / max(level, 1.0) < cfg.line_seen
+    occupied = (labels != EMPTY) | (hidden & (np.linalg.norm(colour, axis=-1) > cfg.set_tint))
+    if occupied.sum() < 2:
+        return labels, confidence
+    centres = _two_means(colour[occupied])
+    if centres is None or np.linalg.norm(centres[0, 1:] - centres[1, 1:]) < cfg.set_split:
+        return labels, confidence
+    dark = int(np.argmin(centres[:, 0]))
+    darker = np.linalg.norm(colour[occupied][:, None] - centres[None], axis=2).argmin(axis=1) \
+        == dark
+    if (np.linalg.norm(np.median(f.tint[occupied][darker], axis=0)) < cfg.black_tint
+            and centres[1 - dark, 0] > 0):
+        return labels, confidence  # grey stones darker and stones lighter than the wood
+    # Distances to the wood (the origin), the darker and the lighter cluster.
+    ends = np.array([np.zeros(3), centres[dark], centres[1 - dark]])
+    apart = np.linalg.norm(colour[..., None, :] - ends, axis=-1)  # (n, n, 3)
+    sets = np.where(hidden, np.array([EMPTY, BLACK, WHITE])[apart.argmin(axis=-1)], EMPTY)
+    two = np.sort(apart, axis=-1)[..., :2]
+    nearer = (two[..., 1] - two[..., 0]) / (two.sum(axis=-1) + 1e-9)
+    return sets.astype(labels.dtype), np.where(hidden, 0.5 + 0.5 * np.tanh(4.0 * nearer),
+                                               confidence)
 
 
 def read_stones(image: np.ndarray, homography: np.ndarray, size: int,

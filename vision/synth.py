@@ -50,6 +50,9 @@ class Scene:
     """Height (cells) of a stone's middle over the board (half its thickness). Its body is
     drawn as a camera the view could come from sees it (`vision.stones.lift_shift`): a flat
     disc at 0, a lens leaning away from the camera above it."""
+    stone_colours: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None
+    """The first player's (X) and the second player's (O) stones' colour (BGR), each
+    stone within 12 levels of it; None: black and white."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,20 +84,22 @@ def _wood(rng: np.random.Generator, side: int) -> np.ndarray:
 @dataclasses.dataclass(frozen=True)
 class _Stone:
     """A stone to draw on the board seen square-on: its point (``row * size + column``),
-    where it stands (px), its colour and its highlight's brightness."""
+    where it stands (px), its colour (BGR) and its highlight's brightness."""
 
     point: int
     x: float
     y: float
-    colour: float
+    colour: tuple[float, float, float]
     spot: float
 
 
-def _board(rng: np.random.Generator, rows: list[str],
-           cell: int) -> tuple[np.ndarray, float, list[_Stone], np.ndarray]:
+def _board(rng: np.random.Generator, rows: list[str], cell: int,
+           colours: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None,
+           ) -> tuple[np.ndarray, float, list[_Stone], np.ndarray]:
     """The empty board seen square-on, (side, side, 3) float BGR, the margin (px) from the
-    board's edge to its outer lines, the stones of ``rows`` to draw on it, and the
-    direction the light comes from (a unit vector in the board's image)."""
+    board's edge to its outer lines, the stones of ``rows`` (of ``colours``, see
+    `Scene.stone_colours`) to draw on it, and the direction the light comes from (a unit
+    vector in the board's image)."""
     n = len(rows)
     margin = cell * rng.uniform(0.7, 1.1)
     side = int(round(2 * margin + (n - 1) * cell))
@@ -121,9 +126,12 @@ def _board(rng: np.random.Generator, rows: list[str],
             if ch not in "XO":
                 continue
             jitter = rng.normal(0, 0.04 * cell, 2)
-            colour = rng.uniform(15, 40) if ch == "X" else rng.uniform(215, 240)
+            grey = rng.uniform(15, 40) if ch == "X" else rng.uniform(215, 240)
+            colour = (grey, grey, grey) if colours is None else tuple(
+                float(np.clip(v + grey - (27.5 if ch == "X" else 227.5), 0, 255))
+                for v in colours[ch == "O"])
             stones.append(_Stone(r * n + col, margin + col * cell + jitter[0],
-                                 margin + r * cell + jitter[1], colour,
+                                 margin + r * cell + jitter[1], colour,  # type: ignore[arg-type]
                                  90.0 if ch == "X" else 255.0))
     return img, margin, stones, light
 
@@ -146,19 +154,19 @@ def _put_stones(img: np.ndarray, stones: list[_Stone], lifted: list[np.ndarray],
             cv2.circle(sh, (int(cx + 0.12 * cell), int(cy + 0.12 * cell)), int(radius), 1.0, -1)
             sh = cv2.GaussianBlur(sh, (0, 0), cell / 10)
             img *= (1.0 - 0.35 * sh)[:, :, None]
-        colour = stone.colour
+        colour = np.array(stone.colour)
         for share, lift in zip(_LAYERS, lifts):
             # A lens: full width halfway up, narrower towards its faces (never below 0.6).
             r = radius * max(0.6, float(np.sqrt(1.0 - (2.0 * share - 1.0) ** 2)))
             cv2.circle(img, (int(round(cx + lift[0])), int(round(cy + lift[1]))), int(round(r)),
-                       (colour, colour, colour), -1, cv2.LINE_AA)
+                       stone.colour, -1, cv2.LINE_AA)
         top = lifts[-2]
         hx, hy = cx + top[0], cy + top[1]
         hl = (int(hx - light[0] * radius * 0.4), int(hy - light[1] * radius * 0.4))
         spot_img: np.ndarray = np.zeros(img.shape[:2], np.float32)
         cv2.circle(spot_img, hl, max(1, int(radius * 0.25)), 1.0, -1)
         spot_img = cv2.GaussianBlur(spot_img, (0, 0), radius * 0.2)
-        img += (stone.spot - colour) * 0.5 * spot_img[:, :, None]
+        img += (stone.spot - colour)[None, None, :] * 0.5 * spot_img[:, :, None]
 
 
 def _camera(side: int, shape: tuple[int, int], tilt: float, turn: float,
@@ -189,7 +197,7 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     n = position.width
     rows = position.rows()
     cell = 32
-    board, margin, stones, light = _board(rng, rows, cell)
+    board, margin, stones, light = _board(rng, rows, cell, scene.stone_colours)
     side = board.shape[0]
     w, h = scene.width, scene.height
     # Where the board's corners land: a square filling most of the shorter side, turned,

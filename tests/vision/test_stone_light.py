@@ -19,11 +19,14 @@ PALE = (200, 212, 218)  # a pale, almost grey wood
 
 def drawn_board(rows: list[str], wood: tuple[int, int, int] = WOOD,
                 shadows: list[tuple[float, float, float, float]] = (),
-                off: tuple[float, float] = (0.0, 0.0)) -> tuple[np.ndarray, np.ndarray]:
+                off: tuple[float, float] = (0.0, 0.0),
+                colours: tuple[tuple[int, int, int], tuple[int, int, int]] = (
+                    (25, 25, 25), (235, 238, 240))) -> tuple[np.ndarray, np.ndarray]:
     """A board seen square-on: ``rows`` of . X O (top row first), cells of CELL px, one
     cell of wood around the grid. ``shadows``: ellipses (i, j, half-width, half-height in
-    cells) whose light is halved; ``off``: how far (cells) every stone lies off its point.
-    Returns the image and its lattice -> pixel homography."""
+    cells) whose light is halved; ``off``: how far (cells) every stone lies off its point;
+    ``colours``: the X and the O stones' (BGR). Returns the image and its lattice -> pixel
+    homography."""
     n = len(rows)
     side = (n + 1) * CELL
     img = np.zeros((side, side, 3), np.float64)
@@ -42,7 +45,7 @@ def drawn_board(rows: list[str], wood: tuple[int, int, int] = WOOD,
     for j, row in enumerate(rows):
         for i, ch in enumerate(row):
             if ch != ".":
-                colour = (25, 25, 25) if ch == "X" else (235, 238, 240)
+                colour = colours[ch == "O"]
                 centre = (int(CELL * (i + 1 + off[0])), int(CELL * (j + 1 + off[1])))
                 cv2.circle(img, centre, r, colour, -1, cv2.LINE_AA)
     h = np.array([[CELL, 0, CELL], [0, CELL, CELL], [0, 0, 1]], np.float64)
