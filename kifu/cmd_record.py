@@ -3,7 +3,7 @@
     kifu record (--camera N | --video FILE | --frames DIR | --url URL) --out GAME.sgf
                 [--rules PRESET] [--size N] [--komi K] [--handicap H] [--first B|W]
                 [--player-black NAME] [--player-white NAME] [--resume GAME.sgf]
-                [--rotate 0|90|180|270]
+                [--rotate 0|90|180|270] [--lighter-black]
 
 Events are printed as they happen; the SGF is rewritten after each one. A camera's frames
 go through one `vision.watch.BoardWatcher` for the whole recording (see
@@ -21,6 +21,7 @@ script of ASCII readings instead of a camera (see `kifu.session`), for tests.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import importlib
 import math
@@ -96,6 +97,7 @@ def register(sub: Any) -> None:
                    help="turn every reading this many degrees clockwise, so that Black's side "
                    "is row 1: 90 when Black sits at the right of the camera's picture, 180 at "
                    "the top, 270 at the left (default 0: at the bottom)")
+    add_lighter_black(p)
     p.set_defaults(func=cmd_record)
 
 
@@ -107,16 +109,25 @@ def _colour(text: str) -> Color:
         raise argparse.ArgumentTypeError(f"expected B or W, not {text!r}") from None
 
 
+def add_lighter_black(p: argparse.ArgumentParser) -> None:
+    """The ``--lighter-black`` flag of the commands that read stones from a camera."""
+    p.add_argument("--lighter-black", action="store_true",
+                   help="a stone set of two colours (not black and white) whose lighter "
+                        "stones are Black's (else the darker are)")
+
+
 def _camera_readings(spec: int | str | Path, size: int, interval: float,
-                     view: CameraView | None = None) -> Iterator[Observation]:
+                     view: CameraView | None = None,
+                     lighter_black: bool = False) -> Iterator[Observation]:
     """Readings of a camera, stream, video or folder, through one `BoardWatcher` (see
     `kifu.camera_feed`); the source is opened at once (ValueError naming it if it cannot
     be). The images of a folder are photos, each held as a still view for ``interval``
     seconds (`camera_feed.held`). While no board is found every point is unknown (a hand
     or a head in the way). ``view`` is handed every frame with what was seen of it (the
-    calibration page)."""
+    calibration page). ``lighter_black``: see `vision.config.StoneConfig.lighter_black`."""
     # Loaded only when a camera source is used (the rest of kifu runs without OpenCV).
     from vision.capture import CaptureError, FolderSource, open_source
+    from vision.config import STONES
     from vision.watch import BoardWatcher
 
     from .camera_feed import held, watched
@@ -127,7 +138,8 @@ def _camera_readings(spec: int | str | Path, size: int, interval: float,
         raise ValueError(str(exc)) from None
     if view is not None:
         view.source = source.name
-    watcher = BoardWatcher(size, source=source.name)
+    watcher = BoardWatcher(size, source=source.name,
+                           stone_config=dataclasses.replace(STONES, lighter_black=lighter_black))
     if isinstance(source, FolderSource):  # (which holds nothing open)
         return watched(held(source, interval), watcher, view)
     return watched(source, watcher, view)
@@ -330,7 +342,7 @@ def cmd_record(args: argparse.Namespace) -> int:
     else:
         spec = next(s for s in (args.camera, args.url, args.video, args.frames) if s is not None)
         view = CameraView() if args.serve else None
-        items = _camera_readings(spec, size, args.frame_interval, view)
+        items = _camera_readings(spec, size, args.frame_interval, view, args.lighter_black)
 
     # The source is open: from now on the record is on disk.
     writer = SgfWriter(out, game, properties=properties, setup=setup, moves=moves, times=times)

@@ -6,6 +6,7 @@ Exit status 3 when there is no board in the photo (one line on stderr saying why
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -14,8 +15,10 @@ import cv2
 
 import vision
 from rules import BLACK, WHITE, Game, preset
+from vision.config import STONES, StoneConfig
 from vision.overlay import draw
 
+from .cmd_record import add_lighter_black
 from .sgf import Setup, serialise, write_atomically
 
 EXIT_NO_BOARD = 3
@@ -40,12 +43,17 @@ def snap_sgf(reading: vision.Reading) -> bytes:
     return serialise(game, [], setup=setup, properties={"C": "Read from a photo by kifu snap"})
 
 
+def stone_config(args: argparse.Namespace) -> StoneConfig:
+    """The stone reading's settings that ``args`` asks for."""
+    return dataclasses.replace(STONES, lighter_black=bool(args.lighter_black))
+
+
 def cmd_snap(args: argparse.Namespace) -> int:
     image = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
     if image is None:
         raise ValueError(f"{args.image}: not an image file that OpenCV can read")
     try:
-        reading = vision.read_board(image, args.size)
+        reading = vision.read_board(image, args.size, stone_cfg=stone_config(args))
     except vision.BoardNotFound as exc:
         print(f"kifu snap: {args.image}: {exc}", file=sys.stderr)
         return EXIT_NO_BOARD
@@ -71,4 +79,5 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--json", action="store_true", help="print the reading as one JSON object")
     p.add_argument("--sgf", type=Path, help="write the position as setup stones to this file")
     p.add_argument("--overlay", type=Path, help="draw the grid and stones on the photo here")
+    add_lighter_black(p)
     p.set_defaults(func=cmd_snap)

@@ -162,6 +162,9 @@ class StoneConfig:
     """Stones this near grey (Lab a, b) and darker than those of the other cluster, which
     are lighter than the wood, are black and white whatever their tints' split: on the real
     photos black stones lie within 12 of grey."""
+    lighter_black: bool = False
+    """In a set of two colours other than black and white, the lighter stones are the first
+    player's (black); else the darker are. Black and white sets are read as they are."""
     line_arm: tuple[float, float] = (0.08, 0.30)
     """Stretch of each grid line (cells from the point, both ways) looked at for the cross of
     lines at an intersection: inside where any stone on the point covers the board."""

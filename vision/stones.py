@@ -15,7 +15,7 @@ against only the centres no stone read so far touches.
 Stone sets of two colours other than black and white (red and blue, say) are told apart by
 colour: where the stones fall into two clusters of different tints, not grey ones darker
 than the wood and others lighter, each point is read as the nearest of the wood and the two
-clusters, the darker cluster black (`_two_sets`).
+clusters, the darker cluster black unless the player says otherwise (`_two_sets`).
 
 A reading must make sense as Go: a string with no liberties on a photographed board is a
 misreading to resolve where a stone around it was read with doubt: the least certain one is
@@ -314,7 +314,7 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     they are not black and white (the darker grey to within ``cfg.black_tint``, the other
     lighter than the wood, however a lamp tints it), each point where no cross of lines
     shows is read as the nearest of the wood and the two clusters, the darker cluster
-    black (the first player's)."""
+    black (the first player's), or the lighter if ``cfg.lighter_black``."""
     dirty = _stone_covered(labels != EMPTY)
     wood_light = local_wood(f.centre_light, dirty)
     wood_tint = np.stack([local_wood(f.centre_tint[..., c], dirty) for c in (0, 1)], axis=-1)
@@ -333,8 +333,9 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     if (np.linalg.norm(np.median(f.tint[occupied][darker], axis=0)) < cfg.black_tint
             and centres[1 - dark, 0] > 0):
         return labels, confidence  # grey stones darker and stones lighter than the wood
-    # Distances to the wood (the origin), the darker and the lighter cluster.
-    ends = np.array([np.zeros(3), centres[dark], centres[1 - dark]])
+    black = 1 - dark if cfg.lighter_black else dark
+    # Distances to the wood (the origin), the black and the white cluster.
+    ends = np.array([np.zeros(3), centres[black], centres[1 - black]])
     apart = np.linalg.norm(colour[..., None, :] - ends, axis=-1)  # (n, n, 3)
     sets = np.where(hidden, np.array([EMPTY, BLACK, WHITE])[apart.argmin(axis=-1)], EMPTY)
     two = np.sort(apart, axis=-1)[..., :2]

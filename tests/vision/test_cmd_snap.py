@@ -12,7 +12,7 @@ import pytest
 from kifu.cli import main
 from kifu.sgf import load
 from rules import Position
-from vision.synth import render
+from vision.synth import Scene, render
 
 POSITION = Position([
     ".........",
@@ -82,3 +82,15 @@ def test_a_file_that_is_no_image_is_a_usage_error(tmp_path, capsys) -> None:
     bogus.write_text("not a photo")
     assert main(["snap", str(bogus)]) == 1
     assert "notes.txt" in capsys.readouterr().err
+
+
+def test_a_coloured_set_reads_its_lighter_stones_as_black_when_asked(tmp_path, capsys) -> None:
+    # Red and blue stones: the darker (red) are Black's unless --lighter-black.
+    shot = render(POSITION, 5, Scene(stone_colours=((60, 60, 200), (200, 120, 40))))
+    path = tmp_path / "coloured.png"
+    cv2.imwrite(str(path), shot.image)
+    assert main(["snap", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["board"] == shot.position.rows()
+    assert main(["snap", str(path), "--json", "--lighter-black"]) == 0
+    swapped = [r.translate(str.maketrans("XO", "OX")) for r in shot.position.rows()]
+    assert json.loads(capsys.readouterr().out)["board"] == swapped
