@@ -13,18 +13,13 @@ where the reader breaks; the real photos (`vision_accuracy.py`) are the judge.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
-
-import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision import BoardNotFound, read_board  # noqa: E402
-from vision.evaluate import corner_error_cells  # noqa: E402
+from vision.evaluate import COLUMNS, ShotTally  # noqa: E402
 from vision.synth import Scene, random_position, render  # noqa: E402
 
 ANGLES = (0.0, 30.0, 45.0, 55.0, 65.0)
@@ -34,30 +29,11 @@ TAKEN = (0.3, 0.75)
 def row(angle: float, taken: float, seeds: int, size: int, height: float) -> str:
     """The table row for boards of ``size`` lines with ``taken`` of their points occupied,
     seen from ``angle`` degrees off vertical (0: the renderer's random perspective)."""
-    found = placed = perfect = right = 0
-    ms: list[float] = []
+    tally = ShotTally(size)
     for seed in range(seeds):
-        shot = render(random_position(size, seed, stones=taken), seed,
-                      Scene(camera_tilt=angle, stone_height=height))
-        truth = np.array([list(r) for r in shot.position.rows()])
-        t0 = time.perf_counter()
-        try:
-            reading = read_board(shot.image)
-        except BoardNotFound:
-            reading = None
-        ms.append((time.perf_counter() - t0) * 1e3)
-        if reading is None:
-            continue
-        found += 1
-        if reading.size != size or corner_error_cells(reading.corners, shot.corners, size) > 0.25:
-            continue
-        placed += 1
-        seen = np.array([list(r) for r in reading.rows()])
-        right += int((seen == truth).sum())
-        perfect += bool((seen == truth).all())
-    points = 100.0 * right / (seeds * size * size)
-    return (f"{angle:5.0f} {taken:6.2f} {seeds:6d} {found:6d} {placed:6d} {points:8.2f}% "
-            f"{perfect:7d} {statistics.median(ms):7.0f}")
+        tally.add(render(random_position(size, seed, stones=taken), seed,
+                         Scene(camera_tilt=angle, stone_height=height)))
+    return f"{angle:5.0f} {taken:6.2f} {tally.columns()}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,8 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--height", type=float, default=0.2,
                     help="height of a stone's middle over the board, in cells (default 0.2)")
     args = ap.parse_args(argv)
-    print(f"{'angle':>5} {'taken':>6} {'boards':>6} {'found':>6} {'grid':>6} {'points':>9} "
-          f"{'perfect':>7} {'ms':>7}")
+    print(f"{'angle':>5} {'taken':>6} {COLUMNS}")
     for angle in ANGLES:
         for taken in TAKEN:
             print(row(angle, taken, args.seeds, args.size, args.height), flush=True)

@@ -7,9 +7,16 @@ as ``X``/``O``).
 
 from __future__ import annotations
 
+import dataclasses
+import statistics
+import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .synth import Synthetic
 
 _CODE = {".": 0, "+": 0, "X": 1, "B": 1, "O": 2, "W": 2}
 
@@ -109,3 +116,55 @@ def turn_points(pts: list[list[float]], shape: tuple[int, ...], deg: int) -> np.
                           180: lambda: np.c_[w - 1 - x, h - 1 - y],
                           270: lambda: np.c_[y, w - 1 - x]}.get(deg, lambda: p)()
     return turned
+
+
+@dataclasses.dataclass
+class ShotTally:
+    """Synthetic shots of boards of ``size`` lines read by `vision.read_board`, against their
+    truth: how many were ``read``, ``found`` (a board at all), ``placed`` (at their size,
+    every grid corner within a quarter cell of the truth's), the intersections ``right``
+    on the placed ones, the boards read ``perfect``, and the milliseconds each read took."""
+
+    size: int
+    read: int = 0
+    found: int = 0
+    placed: int = 0
+    right: int = 0
+    perfect: int = 0
+    ms: list[float] = dataclasses.field(default_factory=list)
+
+    def add(self, shot: Synthetic) -> None:
+        """Read ``shot`` and count what came of it."""
+        from . import BoardNotFound, read_board  # (which imports this module's users)
+        self.read += 1
+        t0 = time.perf_counter()
+        try:
+            reading = read_board(shot.image)
+        except BoardNotFound:
+            reading = None
+        self.ms.append((time.perf_counter() - t0) * 1e3)
+        if reading is None:
+            return
+        self.found += 1
+        if reading.size != self.size or \
+                corner_error_cells(reading.corners, shot.corners, self.size) > 0.25:
+            return
+        self.placed += 1
+        seen, truth = to_array(reading.rows()), to_array(shot.position.rows())
+        self.right += int((seen == truth).sum())
+        self.perfect += bool((seen == truth).all())
+
+    @property
+    def points(self) -> float:
+        """Intersections right, in percent of all the shots' (a board not placed counts all
+        its points wrong)."""
+        return 100.0 * self.right / max(1, self.read * self.size * self.size)
+
+    def columns(self) -> str:
+        """Boards, found, placed, points right, perfect, median ms: a table row's end."""
+        return (f"{self.read:6d} {self.found:6d} {self.placed:6d} {self.points:8.2f}% "
+                f"{self.perfect:7d} {statistics.median(self.ms or [0.0]):7.0f}")
+
+
+COLUMNS = f"{'boards':>6} {'found':>6} {'grid':>6} {'points':>9} {'perfect':>7} {'ms':>7}"
+"""The heading of `ShotTally.columns`."""

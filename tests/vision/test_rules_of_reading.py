@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from vision import grid
-from vision.evaluate import corner_error_cells, points_right, single_stone_rows
+from vision.evaluate import ShotTally, corner_error_cells, points_right, single_stone_rows
 from vision.stones import BLACK, EMPTY, WHITE, resolve_captured
+from vision.synth import random_position, render
 
 CODE = {".": EMPTY, "X": BLACK, "O": WHITE}
 
@@ -108,3 +111,14 @@ def test_corner_error_is_in_cells_and_ignores_label_order() -> None:
     found = np.array([[0, 0], [180, 0], [180, 180], [0, 180]], dtype=float)
     labelled = np.array([[180, 180], [0, 0], [0, 185], [180, 0]], dtype=float)  # any order
     assert corner_error_cells(found, labelled, 19) == pytest.approx(0.5, abs=0.02)
+
+
+def test_a_tally_of_synthetic_shots_counts_boards_found_placed_and_read() -> None:
+    shot = render(random_position(9, 2, stones=0.3), 2)
+    blank = dataclasses.replace(shot, image=np.full_like(shot.image, 128))  # no board in it
+    tally = ShotTally(9)
+    tally.add(shot)
+    tally.add(blank)
+    assert (tally.read, tally.found, tally.placed, tally.perfect) == (2, 1, 1, 1)
+    assert tally.points == pytest.approx(50.0)  # the board not found counts all wrong
+    assert len(tally.ms) == 2 and tally.columns().split()[:3] == ["2", "1", "1"]
