@@ -60,6 +60,11 @@ class LocateConfig:
     figures were taken with `thin_lines` dropping blobs three pixels thick; it drops five
     now, which blurred lines need: on the real photos that lost one Roboflow board, 256 to
     255 found.)"""
+    outer_drawn: float = 0.25
+    """A grid whose second weakest outer line is drawn less than this share as plainly as
+    its inner lines (median) scores less in proportion (`vision.locate.lattice_score`); 0
+    switches the test off. On the real photos the grids found have their weakest at 0.43
+    and more; seen from 65 degrees the far edge line may not show at all."""
     min_confidence: float = 0.2
     """Below this confidence the board counts as not found. Of the grids picked on those
     photos, the right ones scored at least 0.20, all wrong ones but three under 0.19."""

@@ -487,20 +487,29 @@ def lattice_score(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) ->
     rectified by its homography, the profile of the thin straight lines on the lattice lines
     less its mean a half, third or quarter of the way between them, over the profile's
     spread, divided by 4. (The mean, not the highest as in `_comb_fit`: the size is decided
-    by now, and stone rims between lines must not sink a good grid.)"""
+    by now, and stone rims between lines must not sink a good grid.) Lowered where two of
+    its outer lines are drawn less than ``cfg.outer_drawn`` as plainly as the inner lines:
+    a board's edge lines are drawn, and a lattice of every other line running past the
+    board's edges fits half its lines as well as a board's grid does."""
     n, c = fit.size, cfg.grow_cell
     rect = _rectified(gray, fit, c, 1)
     horiz, vert = straight_parts(thin_lines(line_mask(rect, cfg)), 3 * c // 4)
     lines = c * (np.arange(n) + 1.0)
     xs = np.arange(rect.shape[0], dtype=np.float64)
-    scores = []
+    scores: list[float] = []
+    outer: list[float] = []
     for part, axis in ((vert, 0), (horiz, 1)):
         prof = cv2.GaussianBlur(part.mean(axis=axis)[None, :], (0, 0), 1.0).ravel()
-        on = np.interp(lines, xs, prof).mean()
+        on = np.interp(lines, xs, prof)
         off = np.mean([np.interp(lines[:-1] + f * c, xs, prof).mean()
                        for f in (0.5, 1 / 3, 2 / 3, 0.25, 0.75)])
-        scores.append((on - off) / (float(np.std(prof)) + 1e-9))
-    return float(np.clip(min(scores) / 4.0, 0.0, 1.0))
+        scores.append((on.mean() - off) / (float(np.std(prof)) + 1e-9))
+        inner = max(float(np.median(on[1:-1])), 1e-9)
+        outer += [float(on[0]) / inner, float(on[-1]) / inner]
+    # The second weakest: seen steeply, the far edge line may be thinner than a pixel.
+    weak = float(np.sort(outer)[1])
+    drawn = float(np.clip((weak + 1e-9) / (cfg.outer_drawn + 1e-9), 0.0, 1.0))  # 0: off
+    return float(np.clip(min(scores) / 4.0, 0.0, 1.0)) * drawn
 
 
 def edge_shares(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> np.ndarray:

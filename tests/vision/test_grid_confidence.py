@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.locate import GridFit, confidence, runs_on, to_gray
-from vision.synth import random_position, render
+from vision.evaluate import corner_error_cells
+from vision.locate import GridFit, confidence, lattice_score, locate, runs_on, to_gray
+from vision.synth import Scene, random_position, render
 
 
 def _patch(whole: GridFit, first: int, size: int) -> GridFit:
@@ -44,3 +45,23 @@ def test_a_lattice_of_the_wrong_size_scores_below_the_right_one() -> None:
     wrong = GridFit(shot.homography @ scale, 9, 0.0)
     assert confidence(gray, right) > 0.5
     assert confidence(gray, wrong) < 0.5 * confidence(gray, right)
+
+
+def test_a_lattice_of_every_other_line_running_past_the_board_is_not_its_grid() -> None:
+    #   - - - - - - - - - - - -     13 lines two cells apart, from 3 lines outside the
+    #   :   + - - - - - - - + :     board to 3 past it: every other line of the board
+    #   :   |   board       | :     lies on one of them, nothing crosses past its outer
+    #   :   + - - - - - - - + :     lines (they lie off the board), but those outer lines
+    #   - - - - - - - - - - - -     are not drawn at all
+    shot = render(random_position(19, 0, stones=0.4), 0,
+                  Scene(stone_colours=((25, 25, 25), (50, 50, 210))))
+    gray = to_gray(shot.image)
+    whole = GridFit(shot.homography, 19, 0.0)
+    wide = GridFit(shot.homography @ np.array([[2.0, 0, -3], [0, 2, -3], [0, 0, 1]]), 13, 0.0)
+    assert runs_on(gray, wide) < 0.1
+    assert lattice_score(gray, wide) < 0.01
+    assert lattice_score(gray, whole) > 0.5
+    # Black and red stones, darker than the wood alike, hide more of the lines than black
+    # and white ones: the board's own grid is doubted, and the wide lattice had won.
+    found = locate(shot.image)
+    assert found.size == 19 and corner_error_cells(found.corners, shot.corners, 19) < 0.1

@@ -3,6 +3,7 @@ centres still lie on the lattice, and give the grid when no grid of lines is tru
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 
 import cv2
@@ -251,14 +252,18 @@ def test_a_board_crowded_past_its_lines_is_found_from_its_stones(lines: int, giv
 
 
 def test_a_doubtful_grid_of_lines_gives_way_to_one_the_stones_vouch_for(monkeypatch) -> None:
-    # Seed 7: among the crowd, the lines alone give a 13x13 lattice (confidence 0.34); the
-    # black stones reach all four edges of the 19x19 grid and nothing past them.
+    # Seed 7, with the test that a grid's outer lines are drawn switched off: among the
+    # crowd, the lines alone give a 13x13 lattice two cells apart that runs past the
+    # board (confidence 0.34); the black stones reach all four edges of the 19x19 grid and
+    # nothing past them.
     shot = render(random_position(19, 7, stones=0.75), 7)
-    fit = locate(shot.image)
+    lax = dataclasses.replace(LOCATE, outer_drawn=0.0)
+    fit = locate(shot.image, cfg=lax)
     assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
     with monkeypatch.context() as m:
         m.setattr(locate_module, "dark_centres", lambda *args: None)
-        assert locate(shot.image).size == 13
+        assert locate(shot.image, cfg=lax).size == 13
+        assert locate(shot.image).size == 19  # (with it, the lines alone find the board)
 
 
 def test_stones_seen_from_a_leaning_camera_vouch_for_the_grid_of_lines(monkeypatch) -> None:
