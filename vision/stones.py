@@ -285,9 +285,11 @@ def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, n
     return _two_sets(f, labels, confidence, level, cfg)
 
 
-def _two_means(colours: np.ndarray, rounds: int = 20) -> np.ndarray | None:
+def _two_means(colours: np.ndarray,
+               rounds: int = 20) -> tuple[np.ndarray, np.ndarray] | None:
     """The centres (2, 3) of the two clusters of ``colours`` (m, 3) that k-means settles on
-    from the darkest colour and the one farthest from it; None if one cluster empties."""
+    from the darkest colour and the one farthest from it, and each colour's cluster (m,);
+    None if one cluster empties."""
     first = colours[int(np.argmin(colours[:, 0]))]
     second = colours[int(np.argmax(np.linalg.norm(colours - first, axis=1)))]
     centres = np.array([first, second])
@@ -299,7 +301,7 @@ def _two_means(colours: np.ndarray, rounds: int = 20) -> np.ndarray | None:
         if np.allclose(moved, centres):
             break
         centres = moved
-    return centres
+    return centres, np.linalg.norm(colours[:, None] - centres[None], axis=2).argmin(axis=1)
 
 
 def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, level: float,
@@ -324,13 +326,14 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     occupied = (labels != EMPTY) | (hidden & (np.linalg.norm(colour, axis=-1) > cfg.set_tint))
     if occupied.sum() < 2:
         return labels, confidence
-    centres = _two_means(colour[occupied])
-    if centres is None or np.linalg.norm(centres[0, 1:] - centres[1, 1:]) < cfg.set_split:
+    clusters = _two_means(colour[occupied])
+    if clusters is None:
+        return labels, confidence
+    centres, own = clusters
+    if np.linalg.norm(centres[0, 1:] - centres[1, 1:]) < cfg.set_split:
         return labels, confidence
     dark = int(np.argmin(centres[:, 0]))
-    darker = np.linalg.norm(colour[occupied][:, None] - centres[None], axis=2).argmin(axis=1) \
-        == dark
-    if (np.linalg.norm(np.median(f.tint[occupied][darker], axis=0)) < cfg.black_tint
+    if (np.linalg.norm(np.median(f.tint[occupied][own == dark], axis=0)) < cfg.black_tint
             and centres[1 - dark, 0] > 0):
         return labels, confidence  # grey stones darker and stones lighter than the wood
     black = 1 - dark if cfg.lighter_black else dark

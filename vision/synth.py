@@ -127,11 +127,13 @@ def _board(rng: np.random.Generator, rows: list[str], cell: int,
                 continue
             jitter = rng.normal(0, 0.04 * cell, 2)
             grey = rng.uniform(15, 40) if ch == "X" else rng.uniform(215, 240)
-            colour = (grey, grey, grey) if colours is None else tuple(
-                float(np.clip(v + grey - (27.5 if ch == "X" else 227.5), 0, 255))
-                for v in colours[ch == "O"])
+            colour = (grey, grey, grey)
+            if colours is not None:  # the set's colour, as far off it as grey is off its mean
+                blue, green, red = (float(np.clip(v + grey - (27.5 if ch == "X" else 227.5),
+                                                  0, 255)) for v in colours[ch == "O"])
+                colour = (blue, green, red)
             stones.append(_Stone(r * n + col, margin + col * cell + jitter[0],
-                                 margin + r * cell + jitter[1], colour,  # type: ignore[arg-type]
+                                 margin + r * cell + jitter[1], colour,
                                  90.0 if ch == "X" else 255.0))
     return img, margin, stones, light
 
