@@ -52,6 +52,8 @@ class Take:
     bump_after: int | None = None
     """Move number after which the camera is bumped (None: never)."""
     seed: int = 0
+    stone_colours: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None
+    """Black's and White's stones' colours (BGR); None: black and white."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,8 +136,10 @@ def _empty_board(rng: np.random.Generator, size: int, cell: int) -> tuple[np.nda
     return img, margin
 
 
-def _sprite(color: int, cell: int) -> tuple[np.ndarray, np.ndarray]:
-    """A stone's look (h, w, 3) and its opacity (h, w), with the shadow it casts."""
+def _sprite(color: int, cell: int,
+            tone: tuple[int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A stone's look (h, w, 3) and its opacity (h, w), with the shadow it casts; of the
+    colour ``tone`` (BGR) if given, else black or white."""
     r = 0.47 * cell
     side = int(np.ceil(2 * r + 0.4 * cell)) | 1
     c = side / 2
@@ -146,8 +150,12 @@ def _sprite(color: int, cell: int) -> tuple[np.ndarray, np.ndarray]:
     shadow = cv2.GaussianBlur(shadow, (0, 0), cell / 16) * 0.2
     base = 28.0 if color == 1 else 228.0
     spot = np.exp(-((xx - c + 0.18 * r) ** 2 + (yy - c + 0.18 * r) ** 2) / (2 * (0.3 * r) ** 2))
-    look = base + (255.0 - base) * (0.35 if color == 1 else 0.6) * spot
-    look = np.repeat(look[:, :, None], 3, axis=2)
+    if tone is None:
+        look = base + (255.0 - base) * (0.35 if color == 1 else 0.6) * spot
+        look = np.repeat(look[:, :, None], 3, axis=2)
+    else:
+        bgr = np.array(tone, np.float32)
+        look = bgr + (255.0 - bgr) * (0.35 * spot)[:, :, None]
     alpha = np.maximum(body, shadow)
     # Where only the shadow falls, the "look" is black at the shadow's strength.
     rgb = np.where(body[:, :, None] > 0, look, 0.0) * (body / np.maximum(alpha, 1e-6))[:, :, None]
@@ -164,7 +172,8 @@ class Film:
         self.cell = 40
         self.board, self.margin = _empty_board(rng, size, self.cell)
         side = self.board.shape[0]
-        self.sprites = {1: _sprite(1, self.cell), 2: _sprite(2, self.cell)}
+        tones = take.stone_colours or (None, None)
+        self.sprites = {1: _sprite(1, self.cell, tones[0]), 2: _sprite(2, self.cell, tones[1])}
         w, h = take.width, take.height
         extent = 0.82 * h
         centre = np.array([w / 2, h / 2]) + rng.uniform(-0.04, 0.04, 2) * (w, h)

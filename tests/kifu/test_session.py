@@ -8,6 +8,7 @@ import io
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kifu.cli import main
@@ -352,6 +353,39 @@ def test_kifu_record_watches_a_folder_of_photos_one_per_move(
     assert [m.gtp() for m in load(out).moves] == ["B C3", "W D4"]
     times = [float(t) for t in move_property(out.read_bytes(), "KT") if t is not None]
     assert 1.0 <= times[0] < 2.0 and 4.0 <= times[1] < 5.0
+
+
+def test_kifu_record_reads_a_coloured_set_whose_lighter_stones_are_black_when_told(
+    tmp_path: Path
+) -> None:
+    """Photos of a blue and maroon set, one per move, whose blue (lighter) stones are
+    Black's: told so (--lighter-black), the record has Black's blue stone and White's
+    maroon one; untold, the darker maroon is taken for Black's. (A lone stone of this set
+    is too near the wood for the black and white rules: the first is seen with the second.)"""
+    import cv2
+
+    from vision.film import Film, Shot, Take
+
+    blue, maroon = (200, 120, 40), (30, 30, 130)
+    film = Film(9, Take(width=960, height=540, seed=1, stone_colours=(blue, maroon)))
+
+    def photo(*stones: tuple[str, int]) -> np.ndarray:
+        cells = [0] * 81
+        for vertex, colour in stones:
+            p = Point.from_gtp(vertex, 9, 9)
+            cells[p.y * 9 + p.x] = colour
+        return film.render(Shot(0.0, tuple(cells), None, 1.0, 0))
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for i, img in enumerate([photo(), photo(("C3", 1)), photo(("C3", 1), ("D4", 2))]):
+        cv2.imwrite(str(frames / f"photo-{i}.png"), img)
+    told, untold = tmp_path / "told.sgf", tmp_path / "untold.sgf"
+    assert main(["record", "--frames", str(frames), "--out", str(told), "--size", "9",
+                 "--lighter-black"]) == 0
+    assert [m.gtp() for m in load(told).moves] == ["B C3", "W D4"]
+    main(["record", "--frames", str(frames), "--out", str(untold), "--size", "9"])
+    assert [m.gtp() for m in load(untold).moves] == ["B D4", "W C3"]
 
 
 def test_photos_held_too_briefly_for_the_stability_window_are_refused_before_recording(
