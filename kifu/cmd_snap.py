@@ -1,6 +1,7 @@
 """``kifu snap IMAGE``: read a Go board from a photo and print, save or draw what was read.
 
-Exit status 3 when there is no board in the photo (one line on stderr saying why).
+Exit status 3 when there is no board in the photo (one line on stderr saying why). Vision
+and OpenCV are loaded only when a photo is read: kifu's other commands run without them.
 """
 
 from __future__ import annotations
@@ -10,16 +11,16 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import cv2
-
-import vision
 from rules import BLACK, WHITE, Game, preset
-from vision.config import STONES, StoneConfig
-from vision.overlay import draw
 
 from .cmd_record import add_lighter_black
 from .sgf import Setup, serialise, write_atomically
+
+if TYPE_CHECKING:
+    import vision
+    from vision.config import StoneConfig
 
 EXIT_NO_BOARD = 3
 
@@ -45,10 +46,16 @@ def snap_sgf(reading: vision.Reading) -> bytes:
 
 def stone_config(args: argparse.Namespace) -> StoneConfig:
     """The stone reading's settings that ``args`` asks for."""
+    from vision.config import STONES
     return dataclasses.replace(STONES, lighter_black=bool(args.lighter_black))
 
 
 def cmd_snap(args: argparse.Namespace) -> int:
+    import cv2
+
+    import vision
+    from vision.overlay import draw
+
     image = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
     if image is None:
         raise ValueError(f"{args.image}: not an image file that OpenCV can read")

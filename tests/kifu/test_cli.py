@@ -4,6 +4,8 @@ JSON lines, which are promises to users' scripts."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -128,3 +130,11 @@ def test_each_malformed_record_names_its_fault(
     code, _, err = run(capsys, "score", write(tmp_path, data, "bad.sgf"))
     assert code == 2
     assert "bad.sgf" in err and fault in err
+
+
+def test_the_command_line_loads_no_vision_until_a_photo_is_read() -> None:
+    # Replaying or scoring a record needs no camera: kifu starts without OpenCV (a machine
+    # that only keeps records need not have it) and the vision package loads with `snap`.
+    probe = "import sys, kifu.cli; sys.exit(int('cv2' in sys.modules or 'vision' in sys.modules))"
+    root = Path(__file__).resolve().parents[2]
+    assert subprocess.run([sys.executable, "-c", probe], cwd=root).returncode == 0
