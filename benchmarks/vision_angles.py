@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from vision.evaluate import COLUMNS, ShotTally  # noqa: E402
-from vision.synth import Scene, random_position, render  # noqa: E402
+from vision.synth import Scene  # noqa: E402
 
 ANGLES = (0.0, 30.0, 45.0, 55.0, 65.0)
 TAKEN = (0.3, 0.75)
@@ -29,10 +29,7 @@ TAKEN = (0.3, 0.75)
 def row(angle: float, taken: float, seeds: int, size: int, height: float) -> str:
     """The table row for boards of ``size`` lines with ``taken`` of their points occupied,
     seen from ``angle`` degrees off vertical (0: the renderer's random perspective)."""
-    tally = ShotTally(size)
-    for seed in range(seeds):
-        tally.add(render(random_position(size, seed, stones=taken), seed,
-                         Scene(camera_tilt=angle, stone_height=height)))
+    tally = ShotTally.of(size, seeds, taken, Scene(camera_tilt=angle, stone_height=height))
     return f"{angle:5.0f} {taken:6.2f} {tally.columns()}"
 
 

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from vision.evaluate import COLUMNS, ShotTally  # noqa: E402
-from vision.synth import Scene, random_position, render  # noqa: E402
+from vision.synth import Scene  # noqa: E402
 
 SETS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]] | None] = {  # BGR
     "black and white": None,
@@ -34,10 +34,7 @@ SETS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]] | None] = {  #
 
 def row(name: str, seeds: int, size: int, taken: float) -> str:
     """The table row for the set ``name`` on ``seeds`` boards of ``size`` lines."""
-    tally = ShotTally(size)
-    for seed in range(seeds):
-        tally.add(render(random_position(size, seed, stones=taken), seed,
-                         Scene(stone_colours=SETS[name])))
+    tally = ShotTally.of(size, seeds, taken, Scene(stone_colours=SETS[name]))
     return f"{name:18s} {tally.columns()}"
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from .synth import Synthetic
+    from .synth import Scene, Synthetic
 
 _CODE = {".": 0, "+": 0, "X": 1, "B": 1, "O": 2, "W": 2}
 
@@ -153,6 +153,16 @@ class ShotTally:
         seen, truth = to_array(reading.rows()), to_array(shot.position.rows())
         self.right += int((seen == truth).sum())
         self.perfect += bool((seen == truth).all())
+
+    @classmethod
+    def of(cls, size: int, seeds: int, taken: float, scene: Scene) -> ShotTally:
+        """Boards of ``size`` lines with ``taken`` of their points occupied, one per seed
+        0 .. ``seeds`` - 1, drawn as ``scene`` says (`vision.synth`), read and tallied."""
+        from .synth import random_position, render
+        tally = cls(size)
+        for seed in range(seeds):
+            tally.add(render(random_position(size, seed, stones=taken), seed, scene))
+        return tally
 
     @property
     def points(self) -> float:

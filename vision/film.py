@@ -148,9 +148,9 @@ def _sprite(color: int, cell: int,
     body = np.clip(r - d + 0.5, 0, 1)
     shadow = np.clip(r - np.hypot(xx - c - 0.06 * cell, yy - c - 0.06 * cell) + 0.5, 0, 1)
     shadow = cv2.GaussianBlur(shadow, (0, 0), cell / 16) * 0.2
-    base = 28.0 if color == 1 else 228.0
     spot = np.exp(-((xx - c + 0.18 * r) ** 2 + (yy - c + 0.18 * r) ** 2) / (2 * (0.3 * r) ** 2))
     if tone is None:
+        base = 28.0 if color == 1 else 228.0
         look = base + (255.0 - base) * (0.35 if color == 1 else 0.6) * spot
         look = np.repeat(look[:, :, None], 3, axis=2)
     else:

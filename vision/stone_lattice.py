@@ -307,4 +307,3 @@ def stones_reach(points: np.ndarray, homography: np.ndarray, size: int,
             if on_edge and 2 * int((beside & (qi[:, axis] == beyond)).sum()) >= on_edge:
                 return 0.0, reached  # the lattice goes on past it
     return float(on.mean()), reached
-

@@ -10,7 +10,7 @@ import pytest
 from vision import grid
 from vision.evaluate import ShotTally, corner_error_cells, points_right, single_stone_rows
 from vision.stones import BLACK, EMPTY, WHITE, resolve_captured
-from vision.synth import random_position, render
+from vision.synth import Scene, random_position, render
 
 CODE = {".": EMPTY, "X": BLACK, "O": WHITE}
 
@@ -122,3 +122,5 @@ def test_a_tally_of_synthetic_shots_counts_boards_found_placed_and_read() -> Non
     assert (tally.read, tally.found, tally.placed, tally.perfect) == (2, 1, 1, 1)
     assert tally.points == pytest.approx(50.0)  # the board not found counts all wrong
     assert len(tally.ms) == 2 and tally.columns().split()[:3] == ["2", "1", "1"]
+    drawn = ShotTally.of(9, 3, 0.3, Scene())  # seeds 0, 1 and 2, drawn and read
+    assert (drawn.read, drawn.perfect) == (3, 3)
