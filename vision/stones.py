@@ -198,32 +198,50 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
 
 
 def local_wood(centres: np.ndarray, dirty: np.ndarray | None = None,
-               reach: int = 3) -> np.ndarray:
+               reach: int = 3, spare: np.ndarray | None = None) -> np.ndarray:
     """For each intersection, the median of the clean cell centres nearest it: (k, k) ->
     (k-1, k-1). The four around it first; where all four are ``dirty`` (a stone reaches
     over them), the clean ones among the 4x4 around it, then 6x6 ... up to ``reach``; where
-    none is clean, the median of all clean centres. Only centres inside the grid count:
-    beyond the outer lines the board may end, and a table is no reference."""
+    none is clean, the ``spare`` centres (bare wood by other evidence) in the same way;
+    where none of those either, the median of all clean centres (of the spare ones if none
+    is clean, of all if neither is). Only centres inside the grid count: beyond the outer
+    lines the board may end, and a table is no reference."""
     k = centres.shape[0]
     n = k - 1
-    clean = np.zeros((k, k), bool)
-    clean[1:-1, 1:-1] = True
-    if dirty is not None:
-        clean &= ~dirty
-    if not clean.any():
-        clean[1:-1, 1:-1] = True
-    wood = np.where(clean, centres, np.nan)
+    inner = np.zeros((k, k), bool)
+    inner[1:-1, 1:-1] = True
+    kinds = [inner & ~dirty if dirty is not None else inner]
+    if spare is not None:
+        kinds.append(inner & spare)
+    kinds = [kind for kind in kinds if kind.any()] or [inner]
     out = np.full((n, n), np.nan)
-    for r in range(1, reach + 1):
-        padded = np.pad(wood, r - 1, constant_values=np.nan)
-        # Intersection (y, x) lies between centres y, y+1 and x, x+1; take y-r+1 .. y+r.
-        stack = np.stack([padded[dy:dy + n, dx:dx + n]
-                          for dy in range(2 * r) for dx in range(2 * r)])
-        some = ~np.all(np.isnan(stack), axis=0)
-        todo = np.isnan(out) & some
-        if todo.any():
-            out[todo] = np.nanmedian(stack[:, todo], axis=0)
-    out[np.isnan(out)] = float(np.nanmedian(wood))
+    for kind in kinds:
+        wood = np.where(kind, centres, np.nan)
+        for r in range(1, reach + 1):
+            padded = np.pad(wood, r - 1, constant_values=np.nan)
+            # Intersection (y, x) lies between centres y, y+1 and x, x+1; take y-r+1 .. y+r.
+            stack = np.stack([padded[dy:dy + n, dx:dx + n]
+                              for dy in range(2 * r) for dx in range(2 * r)])
+            some = ~np.all(np.isnan(stack), axis=0)
+            todo = np.isnan(out) & some
+            if todo.any():
+                out[todo] = np.nanmedian(stack[:, todo], axis=0)
+    out[np.isnan(out)] = float(np.median(centres[kinds[0]]))
+    return out
+
+
+def bare_wood(f: PointFeatures, cfg: StoneConfig = STONES) -> np.ndarray:
+    """The cell centres (k, k) whose colour is the board's wood's, to within
+    ``cfg.wood_colour``: chroma at least that share of the chroma three quarters of the
+    centres inside the grid stay under, hue within those degrees of the more coloured half's
+    median. A black or white stone over a centre takes the colour out of it."""
+    inner = f.centre_chroma[1:-1, 1:-1]
+    most = float(np.percentile(inner, 75))
+    hue = np.median(f.centre_tint[1:-1, 1:-1][inner >= np.median(inner)], axis=0)
+    cos = (f.centre_tint @ hue) / (np.linalg.norm(f.centre_tint, axis=-1) * np.linalg.norm(hue)
+                                   + 1e-9)
+    share, degrees = cfg.wood_colour
+    out: np.ndarray = (f.centre_chroma >= share * most) & (cos >= np.cos(np.radians(degrees)))
     return out
 
 
@@ -277,10 +295,11 @@ def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, n
     level = float(np.median(f.centre_light[1:-1, 1:-1]))
     nearest = local_wood(f.centre_light)
     labels, confidence = _judge(f, nearest, local_wood(f.centre_chroma), nearest, level, cfg)
+    bare = bare_wood(f, cfg)
     for _ in range(cfg.wood_passes):
         dirty = _stone_covered(labels != EMPTY)
-        wood = local_wood(f.centre_light, dirty)
-        labels, confidence = _judge(f, wood, local_wood(f.centre_chroma, dirty),
+        wood = local_wood(f.centre_light, dirty, spare=bare)
+        labels, confidence = _judge(f, wood, local_wood(f.centre_chroma, dirty, spare=bare),
                                     np.maximum(wood, nearest), level, cfg)
     return _two_sets(f, labels, confidence, level, cfg)
 

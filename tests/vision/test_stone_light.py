@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from vision.config import STONES
-from vision.stones import line_contrast, local_wood, read_stones
+from vision.stones import bare_wood, features, line_contrast, local_wood, read_stones
 
 CELL = 40
 WOOD = (120, 190, 225)  # BGR, a light kaya
@@ -112,6 +112,27 @@ def test_the_wood_under_a_point_comes_from_clean_centres_first() -> None:
     dirty[1, 1] = True
     assert local_wood(centres)[0, 0] == 90.0  # only one centre inside the grid touches (0, 0)
     assert local_wood(centres, dirty)[0, 0] == 200.0  # so look further out for clean wood
+
+
+def test_where_stones_reach_over_every_centre_the_wood_coloured_ones_stand_in() -> None:
+    # A crowded board: every cell centre touches a stone read so far. Of the four around
+    # point (2, 2), three are covered (two black stones' 60, a white one's 230), one is wood.
+    centres = np.full((6, 6), 200.0)
+    centres[2, 2], centres[2, 3], centres[3, 2] = 60.0, 230.0, 60.0
+    dirty = np.ones((6, 6), bool)
+    wood_coloured = centres == 200.0
+    assert local_wood(centres, dirty)[2, 2] == 130.0  # none clean: all four, stones too
+    assert local_wood(centres, dirty, spare=wood_coloured)[2, 2] == 200.0
+
+
+def test_bare_wood_is_told_by_the_woods_colour_which_black_and_white_stones_take_out() -> None:
+    cfg = dataclasses.replace(STONES, cell=CELL)
+    for rows in (["...", ".X.", "..."], ["...", ".O.", "..."]):
+        # The stone half a cell off its point, over the cell centre beside it.
+        image, h = drawn_board(rows, off=(0.5, 0.5))
+        bare = bare_wood(features(image, h, 3, cfg))
+        assert not bare[2, 2]
+        assert bare[1:3, 1:3].sum() == 3  # the other centres inside the grid are wood
 
 
 def test_the_cross_of_lines_shows_on_empty_points_only() -> None:
