@@ -512,15 +512,18 @@ def lattice_score(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) ->
     return float(np.clip(min(scores) / 4.0, 0.0, 1.0)) * drawn
 
 
-def edge_shares(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> np.ndarray:
+def edge_shares(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE,
+                thin: bool = False) -> np.ndarray:
     """How far the grid goes on past each outer line of ``fit``: (2, 2), indexed by lattice
     axis (0: past the lines i = 0 and i = n - 1; 1: j = 0 and j = n - 1) and end. Each is
     the lattice's lines drawn across the cell beyond that outer line, as a share of how they
     are drawn across its inner cells: near 0 where the board's grid ends, near 1 where it
-    goes on."""
+    goes on. With ``thin``, only `thin_lines` count: not the stones, whose bodies lean past
+    the far edge of a board seen steeply."""
     n, c = fit.size, cfg.grow_cell
     rect = _rectified(gray, fit, c, 2, cv2.BORDER_CONSTANT)
-    horiz, vert = straight_parts(line_mask(rect, cfg), 3 * c // 4)
+    mask = line_mask(rect, cfg)
+    horiz, vert = straight_parts(thin_lines(mask) if thin else mask, 3 * c // 4)
     at = c * (np.arange(n) + 2)  # the lattice lines' pixels
     # Each line's band (3 px wide) at its most drawn, along its whole length.
     cols = np.maximum(np.maximum(vert[:, at - 1], vert[:, at]), vert[:, at + 1])  # (y, i)
@@ -592,13 +595,13 @@ def _lines_choose(small: np.ndarray, fit: GridFit, open_ends: np.ndarray,
     [0, 1]: the least, over those ends, of how much more the grid shifted a line inwards
     from that end runs on past the two outer lines of its axis than ``fit`` does. 1 if no
     end is open."""
-    here = np.clip(edge_shares(small, fit, cfg), 0.0, 1.0)
+    here = np.clip(edge_shares(small, fit, cfg, thin=True), 0.0, 1.0)
     clear = 1.0
     for axis, end in zip(*np.nonzero(open_ends)):
         step = 1 if end == 0 else -1
         inward = GridFit(grid.shifted(fit.homography, step * (axis == 0), step * (axis == 1)),
                          fit.size, 0.0)
-        there = np.clip(edge_shares(small, inward, cfg)[axis], 0.0, 1.0)
+        there = np.clip(edge_shares(small, inward, cfg, thin=True)[axis], 0.0, 1.0)
         clear = min(clear, float(np.clip(there.sum() - here[axis].sum(), 0.0, 1.0)))
     return clear
 

@@ -278,3 +278,16 @@ def test_stones_seen_from_a_leaning_camera_vouch_for_the_grid_of_lines(monkeypat
         m.setattr(locate_module, "dark_centres", lambda *args: None)
         with pytest.raises(BoardNotFound):
             locate(shot.image)
+
+
+def test_stones_leaning_past_the_far_edge_are_no_lines_running_on_past_it() -> None:
+    # Seed 1 seen from 55 degrees, three points in four taken: the stones on the far outer
+    # lines lean half a cell and more past them. Counted as lines, they made the grid seem
+    # to run on there (up to 0.64 of the inner lines' share), and the lines could not
+    # choose where the grid ends for the stones, which reach only three of its edges.
+    shot = render(random_position(19, 1, stones=0.75), 1, Scene(camera_tilt=55, stone_height=0.2))
+    fit = locate(shot.image)
+    assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
+    gray, truth = locate_module.to_gray(shot.image), locate_module.GridFit(shot.homography, 19, 0.0)
+    assert locate_module.edge_shares(gray, truth).max() > 0.4
+    assert locate_module.edge_shares(gray, truth, thin=True).max() < 0.1
