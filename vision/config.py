@@ -108,6 +108,9 @@ class LocateConfig:
     """Cells from the first stone within which stones are numbered and the map to pixels
     refitted, pass by pass: an affine map up to 4.5 cells, a homography beyond (perspective
     learnt near the first stone before far stones are numbered)."""
+    stone_seeds: int = 3
+    """The stones' lattice is grown from the stone with the most neighbours, or if none
+    grows from there, from the next of this many."""
     stone_fit_residual: float = 0.2
     """A stone this many cells or less from a lattice point of the fit lies on it."""
     stone_window_slack: int = 2

@@ -123,10 +123,12 @@ class ShotTally:
     """Synthetic shots of boards of ``size`` lines read by `vision.read_board`, against their
     truth: how many were ``read``, ``found`` (a board at all), ``placed`` (at their size,
     every grid corner within a quarter cell of the truth's), the intersections ``right``
-    on the placed ones, the boards read ``perfect``, and the milliseconds each read took."""
+    on the placed ones, the boards read ``perfect``, and the milliseconds each read took.
+    Only the ``shown`` intersections count: none a hand hides."""
 
     size: int
     read: int = 0
+    shown: int = 0
     found: int = 0
     placed: int = 0
     right: int = 0
@@ -137,6 +139,7 @@ class ShotTally:
         """Read ``shot`` and count what came of it."""
         from . import BoardNotFound, read_board  # (which imports this module's users)
         self.read += 1
+        self.shown += int((~shot.hidden).sum())
         t0 = time.perf_counter()
         try:
             reading = read_board(shot.image)
@@ -151,8 +154,9 @@ class ShotTally:
             return
         self.placed += 1
         seen, truth = to_array(reading.rows()), to_array(shot.position.rows())
-        self.right += int((seen == truth).sum())
-        self.perfect += bool((seen == truth).all())
+        right = (seen == truth)[~shot.hidden]
+        self.right += int(right.sum())
+        self.perfect += bool(right.all())
 
     @classmethod
     def of(cls, size: int, seeds: int, taken: float, scene: Scene) -> ShotTally:
@@ -166,9 +170,9 @@ class ShotTally:
 
     @property
     def points(self) -> float:
-        """Intersections right, in percent of all the shots' (a board not placed counts all
-        its points wrong)."""
-        return 100.0 * self.right / max(1, self.read * self.size * self.size)
+        """Intersections right, in percent of all the shots' shown ones (a board not placed
+        counts all its points wrong)."""
+        return 100.0 * self.right / max(1, self.shown)
 
     def columns(self) -> str:
         """Boards, found, placed, points right, perfect, median ms: a table row's end."""

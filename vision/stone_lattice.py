@@ -162,15 +162,27 @@ def lattice_through(points: np.ndarray, axes: tuple[np.ndarray, np.ndarray],
     It starts at the point with the most neighbours, with its neighbours' steps along
     ``axes``, and is refitted as the points within a growing number of cells are taken in
     (an affine map while they are few and near), so perspective is learnt near the start
-    before far points are numbered."""
-    u, v = axes
-    cell = float(np.hypot(*u) + np.hypot(*v)) / 2.0
+    before far points are numbered. If no lattice grows from there (its neighbours may be
+    too few or lie askew), the next of the ``cfg.stone_seeds`` points with the most
+    neighbours is started from."""
+    cell = float(np.hypot(*axes[0]) + np.hypot(*axes[1])) / 2.0
     d = np.hypot(*(points[None] - points[:, None]).transpose(2, 0, 1))
-    k = int(np.argmax((d < 3.2 * cell).sum(axis=1)))
+    crowd = (d < 3.2 * cell).sum(axis=1)
+    for k in np.argsort(-crowd, kind="stable")[:cfg.stone_seeds]:
+        grown = _lattice_from(points, int(k), axes, d[k], cell, cfg)
+        if grown is not None:
+            return grown
+    return None
+
+
+def _lattice_from(points: np.ndarray, k: int, axes: tuple[np.ndarray, np.ndarray],
+                  dist: np.ndarray, cell: float,
+                  cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray] | None:
+    """`lattice_through` started at ``points[k]``, ``dist`` px from each of the points."""
     seed = points[k]
     # Under perspective the steps at the seed differ from the median: take its neighbours'.
-    near = points[(d[k] > 0.75 * cell) & (d[k] < 1.35 * cell)] - seed
-    u, v = (_step_along(near, axis) for axis in (u, v))
+    near = points[(dist > 0.75 * cell) & (dist < 1.35 * cell)] - seed
+    u, v = (_step_along(near, axis) for axis in axes)
     h = np.array([[u[0], v[0], seed[0]], [u[1], v[1], seed[1]], [0.0, 0.0, 1.0]])
     for reach in cfg.stone_reach:
         if abs(np.linalg.det(h)) < 1e-9 * cell ** 2:

@@ -46,6 +46,9 @@ class Scene:
     jpeg_quality: int = 70
     hand: bool = False
     """A hand (a skin-coloured blob) reaching in from one side, off the grid's points."""
+    bowls: bool = False
+    """Clutter on the table beside the board, as at a club game: a bowl of black stones, a
+    bowl of white ones and their two lids, upturned, holding a few prisoners."""
     stone_height: float = 0.0
     """Height (cells) of a stone's middle over the board (half its thickness). Its body is
     drawn as a camera the view could come from sees it (`vision.stones.lift_shift`): a flat
@@ -58,12 +61,15 @@ class Scene:
 @dataclasses.dataclass(frozen=True)
 class Synthetic:
     """A rendered photo (H, W, 3) uint8 BGR and its truth: the position as seen (top row at
-    the top of the image), the homography lattice -> pixels, and the grid corners (4, 2)."""
+    the top of the image), the homography lattice -> pixels, the grid corners (4, 2), and
+    the points a hand hides (n, n booleans, rows as the position's): no photo shows what
+    stands there."""
 
     image: np.ndarray
     position: Position
     homography: np.ndarray
     corners: np.ndarray
+    hidden: np.ndarray
 
 
 def _wood(rng: np.random.Generator, side: int) -> np.ndarray:
@@ -229,9 +235,11 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     background += cv2.GaussianBlur(rng.normal(0, 12, (h, w)), (0, 0), 2)[:, :, None]
     warped = cv2.warpPerspective(board.astype(np.float32), to_image, (w, h), flags=cv2.INTER_LINEAR)
     inside = cv2.warpPerspective(np.ones(board.shape[:2], np.float32), to_image, (w, h))
+    if scene.bowls:
+        corners = grid.apply(to_image.astype(np.float64), src.astype(np.float64))
+        _bowls(rng, background, corners, 0.94 * side / (n - 1 + 2 * margin / cell) * 0.47)
     img = background * (1 - inside[:, :, None]) + warped * inside[:, :, None]
-    if scene.hand:
-        _hand(rng, img, dst)
+    hand = _hand(rng, img, dst) if scene.hand else np.zeros((h, w), np.float32)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
     direction = rng.normal(0, 1, 2)
     ramp = (xx * direction[0] + yy * direction[1])
@@ -251,7 +259,9 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     out: np.ndarray = decoded
     hom = grid.upright(on_board, n)
     truth = _seen(position, on_board, hom, n)
-    return Synthetic(out, truth, hom, grid.corners(hom, n))
+    at = np.clip(np.rint(grid.apply(hom, grid.lattice(n))).astype(int), 0, [w - 1, h - 1])
+    hidden = (hand[at[:, 1], at[:, 0]] >= 0.5).reshape(n, n)
+    return Synthetic(out, truth, hom, grid.corners(hom, n), hidden)
 
 
 def _seen(position: Position, drawn: np.ndarray, upright: np.ndarray, n: int) -> Position:
@@ -267,8 +277,9 @@ def _seen(position: Position, drawn: np.ndarray, upright: np.ndarray, n: int) ->
     return Position(["".join(r) for r in out])
 
 
-def _hand(rng: np.random.Generator, img: np.ndarray, corners: np.ndarray) -> None:
-    """Paint a hand-like blob (skin colour, soft edge) reaching from outside over one edge."""
+def _hand(rng: np.random.Generator, img: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Paint a hand-like blob (skin colour, soft edge) reaching from outside over one edge;
+    returns how much it covers each pixel (H, W), 0 to 1."""
     h, w = img.shape[:2]
     k = int(rng.integers(4))
     a, b = corners[k], corners[(k + 1) % 4]
@@ -284,6 +295,37 @@ def _hand(rng: np.random.Generator, img: np.ndarray, corners: np.ndarray) -> Non
     mask = cv2.GaussianBlur(mask, (0, 0), 3)
     skin = np.array([rng.uniform(120, 170), rng.uniform(150, 190), rng.uniform(200, 235)])
     img[:] = img * (1 - mask[:, :, None]) + skin[None, None, :] * mask[:, :, None]
+    return mask
+
+
+def _bowls(rng: np.random.Generator, img: np.ndarray, corners: np.ndarray,
+           radius: float) -> None:
+    """Paint on the table ``img`` two bowls heaped with stones of ``radius`` px (one of
+    black stones, one of white) and two lids holding a few of the other colour's, each
+    beside a side of the board whose corners (4, 2) are given, clear of it."""
+    centre = corners.mean(axis=0)
+    sides = rng.permutation(4)
+    for k, (kind, black) in enumerate((("bowl", True), ("bowl", False), ("lid", False),
+                                       ("lid", True))):
+        a, b = corners[sides[k]], corners[(sides[k] + 1) % 4]
+        mid = a + (b - a) * rng.uniform(0.25, 0.75)
+        out = (mid - centre) / (np.linalg.norm(mid - centre) + 1e-9)
+        size = radius * (rng.uniform(5.5, 7.0) if kind == "bowl" else rng.uniform(4.5, 5.5))
+        at = mid + out * (size + radius * rng.uniform(0.5, 2.0))
+        wood = np.array([rng.uniform(40, 90), rng.uniform(70, 120), rng.uniform(110, 160)])
+        xy = tuple(int(v) for v in at)
+        cv2.circle(img, xy, int(size), tuple(float(v) for v in wood), -1, cv2.LINE_AA)
+        cv2.circle(img, xy, int(size * 0.85), tuple(float(v) for v in 0.7 * wood), -1,
+                   cv2.LINE_AA)
+        count = int(rng.integers(25, 45)) if kind == "bowl" else int(rng.integers(2, 7))
+        room = size * 0.85 - radius
+        for _ in range(count):
+            r, t = room * np.sqrt(rng.uniform()), rng.uniform(0, 2 * np.pi)
+            grey = rng.uniform(15, 40) if black else rng.uniform(215, 240)
+            stone = (int(at[0] + r * np.cos(t)), int(at[1] + r * np.sin(t)))
+            cv2.circle(img, stone, int(radius), (grey, grey, grey), -1, cv2.LINE_AA)
+            spot = (stone[0] - int(radius * 0.3), stone[1] - int(radius * 0.3))
+            cv2.circle(img, spot, max(1, int(radius * 0.25)), (grey + 60,) * 3, -1, cv2.LINE_AA)
 
 
 def random_position(size: int, seed: int, stones: float = 0.3) -> Position:

@@ -7,6 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from rules import Position
 from vision import grid
 from vision.evaluate import ShotTally, corner_error_cells, points_right, single_stone_rows
 from vision.stones import BLACK, EMPTY, WHITE, resolve_captured
@@ -124,3 +125,17 @@ def test_a_tally_of_synthetic_shots_counts_boards_found_placed_and_read() -> Non
     assert len(tally.ms) == 2 and tally.columns().split()[:3] == ["2", "1", "1"]
     drawn = ShotTally.of(9, 3, 0.3, Scene())  # seeds 0, 1 and 2, drawn and read
     assert (drawn.read, drawn.perfect) == (3, 3)
+
+
+def test_a_point_a_hand_hides_counts_neither_way() -> None:
+    shot = render(random_position(9, 2, stones=0.3), 2)
+    rows = shot.position.rows()
+    rows[0] = ("X" if rows[0][0] != "X" else "O") + rows[0][1:]  # not what the photo shows
+    hidden = np.zeros((9, 9), bool)
+    hidden[0, 0] = True
+    tally = ShotTally(9)
+    tally.add(dataclasses.replace(shot, position=Position(rows), hidden=hidden))
+    assert (tally.shown, tally.right, tally.perfect) == (80, 80, 1)
+    assert tally.points == 100.0
+    with_hand = render(random_position(19, 51, stones=0.15), 51, Scene(hand=True))
+    assert 0 < with_hand.hidden.sum() < 19 * 19 / 4 and not shot.hidden.any()

@@ -291,3 +291,14 @@ def test_stones_leaning_past_the_far_edge_are_no_lines_running_on_past_it() -> N
     gray, truth = locate_module.to_gray(shot.image), locate_module.GridFit(shot.homography, 19, 0.0)
     assert locate_module.edge_shares(gray, truth).max() > 0.4
     assert locate_module.edge_shares(gray, truth, thin=True).max() < 0.1
+
+
+def test_a_stone_whose_neighbours_lie_askew_leaves_the_lattice_to_the_next() -> None:
+    # Seed 3, three points in four taken, a hand reaching over the board: the lines give
+    # no grid they trust. The stone with the most stones around it has one a cell away,
+    # diagonally, and no lattice grows from it; one does from the next such stone.
+    shot = render(random_position(19, 3, stones=0.75), 3, Scene(hand=True))
+    fit = locate(shot.image)
+    assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
+    with pytest.raises(BoardNotFound):
+        locate(shot.image, cfg=dataclasses.replace(LOCATE, stone_seeds=1))

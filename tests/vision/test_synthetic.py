@@ -57,6 +57,18 @@ def test_hand_at_the_edge_leaves_the_grid_found() -> None:
     assert corner_error_cells(reading.corners, shot.corners, 19) < 0.25
 
 
+@pytest.mark.parametrize("taken", [0.3, 0.75])
+def test_bowls_and_lids_of_stones_beside_the_board_are_no_part_of_it(taken: float) -> None:
+    # A bowl heaped with black stones is a lattice-less crowd of them, and a lid holds a
+    # few more: neither may pull the grid off the board or be read as stones on it.
+    shot = render(random_position(19, 4, stones=taken), 4, Scene(bowls=True))
+    bare = render(random_position(19, 4, stones=taken), 4)
+    assert np.abs(shot.image.astype(int) - bare.image).mean() > 5  # they are there
+    reading = read_board(shot.image)
+    assert corner_error_cells(reading.corners, shot.corners, 19) < 0.1
+    assert reading.rows() == shot.position.rows()
+
+
 def test_size_given_is_the_size_read() -> None:
     shot = render(random_position(13, 61), 61)
     assert read_board(shot.image, size=13).size == 13
