@@ -573,18 +573,22 @@ def _fit_from(small: np.ndarray, quad: np.ndarray, lines: int | None, size: int 
 
 def _vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | None,
              cfg: LocateConfig) -> GridFit:
-    """``fit`` with the better of its confidence and, for a grid of ``size`` (or the largest
-    size) lines, how well the black stones' centres ``stones`` vouch for it: their share on
-    its points (`stones_reach`, their bodies looked for where `lift_shift` says they are
-    seen) if they reach all four outer lines. If they miss one outer line of an axis, the
-    lines choose between the grid and the one shifted a line off it (`_lines_choose`)."""
-    if fit.size != (size or max(SIZES)):
+    """``fit`` with the better of its confidence and, for a grid of ``size`` lines (if
+    given), how well the black stones' centres ``stones`` vouch for it: their share on its
+    points (`stones_reach`, their bodies looked for where `lift_shift` says they are seen)
+    if they reach all four outer lines. If they miss one outer line of an axis, the lines
+    choose between the grid and the one shifted a line off it (`_lines_choose`). A grid of
+    fewer lines than the largest size, unasked, could be a patch of a bigger board: the
+    share is lowered by how far the lines run on past its outer lines (`edge_shares`)."""
+    if fit.size != (size or fit.size):
         return fit
     lift = lift_shift(fit.homography, small.shape, fit.size, STONES.stone_lift)
     share, reached = stones_reach(stones, fit.homography, fit.size, cfg, lift)
     if not reached.any(axis=1).all():
         return fit  # the stones leave an axis free by two lines or more
     agreement = share * _lines_choose(small, fit, ~reached, cfg)
+    if size is None and fit.size < max(SIZES):
+        agreement *= 1.0 - float(np.clip(edge_shares(small, fit, cfg, thin=True), 0.0, 1.0).max())
     return GridFit(fit.homography, fit.size, max(fit.confidence, agreement))
 
 

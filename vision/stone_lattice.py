@@ -61,7 +61,8 @@ def _fill_holes(mask: np.ndarray, largest: float) -> np.ndarray:
 
 def dark_centres(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, float] | None:
     """The centres (k, 2) of the black stones in ``gray`` and their radius in pixels, or
-    None if fewer than ``cfg.stone_min_round`` round dark blobs tell a stone's size.
+    None if fewer than ``cfg.stone_min_round`` round dark blobs tell a stone's size, or if
+    no centre stands out (stones too small to tell from the dark lines).
 
     The radius is the median of the round blobs (stones standing alone); a centre is a
     peak of the distance to the nearest non-dark pixel between ``cfg.stone_peak`` radii,
@@ -91,6 +92,8 @@ def dark_centres(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> tuple[np.ndarr
     for p in candidates:
         if not kept or np.min(np.hypot(*(np.array(kept) - p).T)) > 1.2 * radius:
             kept.append(p)
+    if not kept:
+        return None
     return np.array(kept).reshape(-1, 2), radius
 
 

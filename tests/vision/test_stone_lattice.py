@@ -73,6 +73,19 @@ def test_too_few_stones_standing_alone_tell_no_size() -> None:
     assert dark_centres(np.full((120, 160), 170, np.uint8)) is None
 
 
+@pytest.mark.parametrize("seed", [1, 5])
+def test_stones_too_small_to_stand_out_from_the_lines_are_no_lattice(seed: int) -> None:
+    # A 9x9 board seen from 55 degrees: its stones, four pixels across in the working
+    # image, are round but no centre stands out. That was an empty array of centres, on
+    # which the lattice's spacing raised a ValueError; the lines read the board.
+    shot = render(random_position(9, seed, stones=0.3), seed,
+                  Scene(camera_tilt=55, stone_height=0.2))
+    small, _ = locate_module.working_image(locate_module.to_gray(shot.image))
+    assert dark_centres(small) is None
+    fit = locate(shot.image)
+    assert fit.size == 9 and _cell_error(fit.corners, shot.corners, 9) < 0.1
+
+
 def test_the_lattice_through_stones_under_perspective_numbers_them_and_leaves_strays_out() -> None:
     truth = cv2.getPerspectiveTransform(
         grid.corner_lattice(19).astype(np.float32),
@@ -179,22 +192,26 @@ def test_a_lattice_of_stones_that_goes_on_past_an_outer_line_is_no_board_of_its_
 NINE_LINES = np.array([[40.0, 0.0, 60.0], [0.0, 40.0, 60.0], [0.0, 0.0, 1.0]])
 
 
-def _drawn_board(stones: np.ndarray) -> np.ndarray:
-    """A 9x9 grid of NINE_LINES drawn on wood, black stones at ``stones``."""
-    img = np.full((440, 440), 175, np.uint8)
-    for k in range(9):
-        a, b = grid.apply(NINE_LINES, np.array([[k, 0.0], [k, 8.0]])).astype(int)
+def _drawn_board(stones: np.ndarray, lines: int = 9) -> np.ndarray:
+    """A grid of ``lines`` lines, the first nine NINE_LINES', drawn on wood, black stones
+    at ``stones``."""
+    side = 120 + 40 * (lines - 1)
+    img = np.full((side, side), 175, np.uint8)
+    last = float(lines - 1)
+    for k in range(lines):
+        a, b = grid.apply(NINE_LINES, np.array([[k, 0.0], [k, last]])).astype(int)
         cv2.line(img, tuple(a), tuple(b), 70, 2)
-        a, b = grid.apply(NINE_LINES, np.array([[0.0, k], [8.0, k]])).astype(int)
+        a, b = grid.apply(NINE_LINES, np.array([[0.0, k], [last, k]])).astype(int)
         cv2.line(img, tuple(a), tuple(b), 70, 2)
     for x, y in stones.astype(int):
         cv2.circle(img, (x, y), 18, 25, -1, cv2.LINE_AA)
     return img
 
 
-def _vouched(board: np.ndarray, homography: np.ndarray, stones: np.ndarray) -> float:
+def _vouched(board: np.ndarray, homography: np.ndarray, stones: np.ndarray,
+             size: int | None = 9) -> float:
     fit = locate_module.GridFit(homography, 9, 0.0)
-    return float(locate_module._vouched(board, fit, stones, 9, LOCATE).confidence)
+    return float(locate_module._vouched(board, fit, stones, size, LOCATE).confidence)
 
 
 def test_stones_a_line_short_each_way_leave_the_lines_to_choose_where_the_grid_ends() -> None:
@@ -220,6 +237,26 @@ def test_stones_a_line_short_each_way_leave_the_lines_to_choose_where_the_grid_e
     assert _vouched(_drawn_board(short_both_ends), NINE_LINES, short_both_ends) == 0.0
 
 
+def test_unasked_stones_vouch_for_a_smaller_board_only_where_its_lines_end() -> None:
+    # Stones on all four outer lines of a 9x9 grid. Drawn on a 9x9 board they vouch for
+    # it whatever the size asked for; drawn on the corner of a 13x13 one, the grid is a
+    # patch of it, which they vouch for only when told the board has 9 lines.
+    stones = _centres("""
+        ..X...X..
+        .X.X..X.X
+        X.X.X...X
+        .X..X.X..
+        ...X..XX.
+        .X.....X.
+        ..XX.X...
+        .X..X..X.
+        ..X..X.X.""", NINE_LINES)
+    assert _vouched(_drawn_board(stones), NINE_LINES, stones, None) > 0.8
+    patch = _drawn_board(stones, lines=13)
+    assert _vouched(patch, NINE_LINES, stones, 9) > 0.8
+    assert _vouched(patch, NINE_LINES, stones, None) < 0.1
+
+
 def test_a_pegboard_is_not_taken_for_a_board() -> None:
     # 25 x 19 dark holes in a light board: a lattice of "stones" running past any 19 x 19.
     wall = np.full((720, 960), 200, np.uint8)
@@ -232,13 +269,14 @@ def test_a_pegboard_is_not_taken_for_a_board() -> None:
 
 @pytest.mark.parametrize("lines, given, seed",
                          [(19, None, 10), (19, None, 23),
-                          (13, 13, 0), (13, 13, 6), (9, 9, 0), (9, 9, 1)])
+                          (13, 13, 0), (13, 13, 6), (9, 9, 0), (9, 9, 1),
+                          (13, None, 0), (13, None, 6), (9, None, 0), (9, None, 1)])
 def test_a_board_crowded_past_its_lines_is_found_from_its_stones(lines: int, given: int | None,
                                                                  seed: int, monkeypatch) -> None:
     # Three points in four taken: no net of lines holds together, and no grid of lines
     # alone is trusted on these seeds; the stones' lattice is, to a tenth of a cell. A 9x9
-    # or 13x13 board's stones vouch for it when its size is given (unasked, a board of
-    # fewer than 19 lines could be a patch of a bigger one).
+    # or 13x13 board's stones vouch for it whether or not its size is given (unasked, the
+    # lines must end where it does: a board of fewer than 19 lines could be a patch).
     shot = render(random_position(lines, seed, stones=0.75), seed)
     found = dark_centres(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY))
     assert found is not None and stone_starts(*found, given)
