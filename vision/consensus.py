@@ -68,16 +68,16 @@ def _settled(src: np.ndarray, dst: np.ndarray, inliers: np.ndarray, threshold: f
              rounds: int) -> Fit | None:
     """A homography least-squares fitted to ``inliers``, then refitted to the points within
     ``threshold`` of it until that set stops changing (``rounds`` fits at most), and that
-    set; None when the points kept do not fix one (fewer than 4, or all on one line) or it
-    puts one of them beyond the horizon."""
+    set; None when the points kept do not fix one (fewer than 4, or all on one line, here
+    or where it takes them) or it puts one of them beyond the horizon."""
     x = np.c_[src, np.ones(len(src))]
     fit: Fit | None = None
     for _ in range(rounds):
         if not _spread(src[inliers]):
             return fit
         h, _mask = cv2.findHomography(src[inliers], dst[inliers], 0)
-        if h is None or h[2, 2] == 0:
-            return fit
+        if h is None or h[2, 2] == 0 or np.linalg.cond(h) > 1e10:
+            return fit  # (singular when the points it takes them to lie on one line)
         q = x @ (h / h[2, 2]).T
         if (q[:, 2] <= 0).any():
             return fit

@@ -613,11 +613,14 @@ def _lines_choose(small: np.ndarray, fit: GridFit, open_ends: np.ndarray,
 def _stone_fit(small: np.ndarray, found: tuple[np.ndarray, float], size: int | None,
                cfg: LocateConfig) -> GridFit | None:
     """The most confident grid through the black stones' centres and radius ``found``
-    (`vision.stone_lattice`), finished and `_vouched` for; None if they give no lattice."""
+    (`vision.stone_lattice`), finished and `_vouched` for; None if they give no lattice of
+    a board's size."""
     best: GridFit | None = None
     for h, lines in stone_starts(*found, size, cfg):
-        fit = _vouched(small, _finish(small, GridFit(h, lines, 0.0), size, cfg), found[0],
-                       size, cfg)
+        finished = _finish(small, GridFit(h, lines, 0.0), size, cfg)
+        if finished.size not in SIZES:
+            continue  # a square around the stones that grew into no board
+        fit = _vouched(small, finished, found[0], size, cfg)
         if best is None or fit.confidence > best.confidence:
             best = fit
     return best

@@ -101,7 +101,7 @@ def lattice_axes(points: np.ndarray, cell: float,
                  cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, np.ndarray] | None:
     """The lattice's two steps (2-vectors, in pixels) among ``points`` about ``cell`` px
     apart, ordered so that their cross product is positive; None if fewer than six pairs
-    of neighbours.
+    of neighbours, or if they all take one direction.
 
     Each step is the median displacement of the neighbour pairs in one of the two
     directions most pairs take (at least ``cfg.stone_axes_apart`` degrees apart)."""
@@ -121,6 +121,8 @@ def lattice_axes(points: np.ndarray, cell: float,
     for a in np.unravel_index(int(np.argmax(both)), both.shape):
         off = np.abs(angle - a)
         near = pairs[np.minimum(off, 180.0 - off) < 12.0]
+        if not len(near):
+            return None  # the pairs all take one direction: no second axis
         along = np.array([np.cos(np.radians(a)), np.sin(np.radians(a))])
         steps.append(np.median(near * np.sign(near @ along)[:, None], axis=0))
     u, v = steps

@@ -50,3 +50,11 @@ def test_the_order_of_the_points_and_the_labelling_of_the_lattice_do_not_matter(
 def test_too_few_points_give_no_fit() -> None:
     src = grid.lattice(19)[:3]
     assert agreeing_homography(src, src, 0.12) is None
+
+
+def test_points_measured_all_on_one_line_fix_no_map() -> None:
+    # Lattice points spread over the plane, all found on one line of the photo (a row of
+    # stones' rims, say): the map taking them there is singular, no homography.
+    src = grid.lattice(5).astype(float)
+    dst = np.c_[src[:, 0] + 0.5 * src[:, 1], 2.0 * src[:, 0] + 1.0 * src[:, 1]]
+    assert agreeing_homography(src, dst, 0.12) is None

@@ -86,6 +86,21 @@ def test_stones_too_small_to_stand_out_from_the_lines_are_no_lattice(seed: int) 
     assert fit.size == 9 and _cell_error(fit.corners, shot.corners, 9) < 0.1
 
 
+def test_stones_all_in_a_row_give_no_second_axis() -> None:
+    row = np.array([[100.0 + 40 * k, 200.0] for k in range(8)])
+    assert lattice_axes(row, 40.0) is None  # (its second step was a median of nothing)
+
+
+def test_a_square_of_stones_grown_into_no_board_size_is_no_board() -> None:
+    # A 9x9 board seen from 45 degrees, three points in four taken: the square centred on
+    # the stones grew into a grid of 10 lines, which was returned as the board.
+    shot = render(random_position(9, 4, stones=0.75), 4, Scene(camera_tilt=45, stone_height=0.2))
+    with pytest.raises(BoardNotFound):
+        locate(shot.image)
+    fit = locate(shot.image, 9)  # told its size, the stones find it
+    assert _cell_error(fit.corners, shot.corners, 9) < 0.1
+
+
 def test_the_lattice_through_stones_under_perspective_numbers_them_and_leaves_strays_out() -> None:
     truth = cv2.getPerspectiveTransform(
         grid.corner_lattice(19).astype(np.float32),
