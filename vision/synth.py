@@ -237,7 +237,8 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     inside = cv2.warpPerspective(np.ones(board.shape[:2], np.float32), to_image, (w, h))
     if scene.bowls:
         corners = grid.apply(to_image.astype(np.float64), src.astype(np.float64))
-        _bowls(rng, background, corners, 0.94 * side / (n - 1 + 2 * margin / cell) * 0.47)
+        seen = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+        _bowls(rng, background, corners, 0.47 * cell * seen / side)  # a stone's radius there
     img = background * (1 - inside[:, :, None]) + warped * inside[:, :, None]
     hand = _hand(rng, img, dst) if scene.hand else np.zeros((h, w), np.float32)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
