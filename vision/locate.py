@@ -586,20 +586,20 @@ def _vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | No
     share, reached = stones_reach(stones, fit.homography, fit.size, cfg, lift)
     if not reached.any(axis=1).all():
         return fit  # the stones leave an axis free by two lines or more
-    agreement = share * _lines_choose(small, fit, ~reached, cfg)
+    ends = np.clip(edge_shares(small, fit, cfg, thin=True), 0.0, 1.0)
+    agreement = share * _lines_choose(small, fit, ends, ~reached, cfg)
     if size is None and fit.size < max(SIZES):
-        agreement *= 1.0 - float(np.clip(edge_shares(small, fit, cfg, thin=True), 0.0, 1.0).max())
+        agreement *= 1.0 - float(ends.max())
     return GridFit(fit.homography, fit.size, max(fit.confidence, agreement))
 
 
-def _lines_choose(small: np.ndarray, fit: GridFit, open_ends: np.ndarray,
+def _lines_choose(small: np.ndarray, fit: GridFit, here: np.ndarray, open_ends: np.ndarray,
                   cfg: LocateConfig) -> float:
-    """How clearly the lines say that ``fit`` ends where it does at its outer lines
-    ``open_ends`` ((2, 2) booleans, as `edge_shares`) rather than a line further out, in
-    [0, 1]: the least, over those ends, of how much more the grid shifted a line inwards
-    from that end runs on past the two outer lines of its axis than ``fit`` does. 1 if no
-    end is open."""
-    here = np.clip(edge_shares(small, fit, cfg, thin=True), 0.0, 1.0)
+    """How clearly the lines say that ``fit``, whose thin `edge_shares` (clipped to [0, 1])
+    are ``here``, ends where it does at its outer lines ``open_ends`` ((2, 2) booleans, as
+    `edge_shares`) rather than a line further out, in [0, 1]: the least, over those ends,
+    of how much more the grid shifted a line inwards from that end runs on past the two
+    outer lines of its axis than ``fit`` does. 1 if no end is open."""
     clear = 1.0
     for axis, end in zip(*np.nonzero(open_ends)):
         step = 1 if end == 0 else -1
