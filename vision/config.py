@@ -92,16 +92,24 @@ class LocateConfig:
     stone_min_area: int = 40
     """Dark blobs smaller than this (px) are not weighed as stones (`vision.stone_lattice`,
     looked at when no grid of lines is as sure as ``recheck_below``)."""
-    stone_fill: float = 0.68
-    """A dark blob whose area is at least this share of its near-square bounding box is a
-    stone standing alone (a disc fills 0.785), which tells the stones' radius."""
+    stone_solidity: float = 0.93
+    """A dark blob whose area is at least this share of its convex hull's is a stone
+    standing alone (two discs touching fill 0.88), which tells the stones' size and shape
+    (an ellipse under perspective)."""
+    stone_shape_min: int = 12
+    """With fewer stones standing alone than this, the stones' size is taken to be the same
+    across the photo (too few to tell how perspective changes it)."""
     stone_highlight: float = 0.0005
     """Holes in a dark blob up to this share of the image are a highlight on a black stone,
     and filled (a stone of a 19x19 board filling the picture takes about 0.002)."""
     stone_min_round: int = 4
     """Fewer stones standing alone than this tell no radius: no grid from the stones."""
     stone_peak: tuple[float, float] = (0.7, 1.35)
-    """A black stone's centre is a peak of the distance transform between these radii."""
+    """A black stone's centre is a peak of the distance transform between these times the
+    stones' minor semi-axis there."""
+    stone_darker: int = 6
+    """A black stone's centre is also at least this many grey levels darker than the
+    threshold that splits black stones from wood (a dark cloth's grain is not)."""
     stone_axes_apart: float = 55.0
     """The lattice's two directions are at least this many degrees apart in the photo."""
     stone_reach: tuple[float, ...] = (1.5, 3, 4.5, 6, 9, 13, 20, 30)

@@ -35,7 +35,7 @@ from .config import LOCATE, SIZES, STONES, LocateConfig
 from .consensus import agreeing_homography
 from .errors import BoardNotFound
 from .lines import board_outline
-from .stone_lattice import dark_centres, stone_starts, stones_reach
+from .stone_lattice import BlackStones, dark_centres, stone_starts, stones_reach
 from .stones import lift_shift
 
 
@@ -610,17 +610,16 @@ def _lines_choose(small: np.ndarray, fit: GridFit, here: np.ndarray, open_ends: 
     return clear
 
 
-def _stone_fit(small: np.ndarray, found: tuple[np.ndarray, float], size: int | None,
+def _stone_fit(small: np.ndarray, found: BlackStones, size: int | None,
                cfg: LocateConfig) -> GridFit | None:
-    """The most confident grid through the black stones' centres and radius ``found``
-    (`vision.stone_lattice`), finished and `_vouched` for; None if they give no lattice of
-    a board's size."""
+    """The most confident grid through the black stones ``found`` (`vision.stone_lattice`),
+    finished and `_vouched` for; None if they give no lattice of a board's size."""
     best: GridFit | None = None
-    for h, lines in stone_starts(*found, size, cfg):
+    for h, lines in stone_starts(found, size, cfg):
         finished = _finish(small, GridFit(h, lines, 0.0), size, cfg)
         if finished.size not in SIZES:
             continue  # a square around the stones that grew into no board
-        fit = _vouched(small, finished, found[0], size, cfg)
+        fit = _vouched(small, finished, found.centres, size, cfg)
         if best is None or fit.confidence > best.confidence:
             best = fit
     return best
@@ -675,20 +674,25 @@ def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCAT
     net = _net(small, cfg)
     fit = _fit_from(small, outer_quad(net), size, size, cfg, _NET_REACH) if net is not None \
         else None
+    doubtful = [] if fit is None else [fit]
     if fit is None or fit.confidence < cfg.recheck_below:
         for other in _other_fits(small, net, fit, size, cfg):
+            doubtful.append(other)
             if fit is None or other.confidence > fit.confidence:
                 fit = other
             if fit.confidence >= cfg.recheck_below:
                 break  # as sure as a first grid that needs no second look
     if fit is None or fit.confidence < cfg.recheck_below:
-        # For boards so crowded the lines hide: the stones may vouch for the grid of lines,
-        # and their lattice starts grids of its own, which they may vouch for too, and any
-        # of which may sit better on the lines.
+        # For boards so crowded the lines hide: the stones may vouch for any of the grids
+        # the lines gave (the lines there barely tell them apart), and their lattice starts
+        # grids of its own, which they may vouch for too, and any of which may sit better
+        # on the lines.
         found = dark_centres(small, cfg)
         if found is not None:
-            if fit is not None:
-                fit = _vouched(small, fit, found[0], size, cfg)
+            for other in doubtful:
+                other = _vouched(small, other, found.centres, size, cfg)
+                if fit is None or other.confidence > fit.confidence:
+                    fit = other
             stones = _stone_fit(small, found, size, cfg) \
                 if fit is None or fit.confidence < cfg.recheck_below else None
             if stones is not None and (fit is None or stones.confidence > fit.confidence):

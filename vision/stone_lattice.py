@@ -4,9 +4,10 @@ Black stones sit on the intersections, so their centres are points of the lattic
 no line shows between them. Steps, each a function of its own:
 
 1. `dark_centres`: the black stones' centres (a three-class threshold splits black stones,
-   wood and white stones; the distance transform's peaks of stone size are the centres).
+   wood and white stones; the distance transform's peaks of stone size are the centres,
+   the size and shape, ellipses under perspective, told by the stones standing alone).
 2. `lattice_axes`: the two lattice steps, from the displacements between neighbouring
-   centres.
+   centres (where the stones are round, the steps are alike in length).
 3. `lattice_through`: integer lattice coordinates for the centres and the homography through
    them, grown outwards from the most crowded centre.
 4. `stone_starts`: the squares of lattice lines the fitted centres span, as starting grids
@@ -16,6 +17,8 @@ no line shows between them. Steps, each a function of its own:
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import cv2
 import numpy as np
@@ -59,14 +62,100 @@ def _fill_holes(mask: np.ndarray, largest: float) -> np.ndarray:
     return out
 
 
-def dark_centres(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, float] | None:
-    """The centres (k, 2) of the black stones in ``gray`` and their radius in pixels, or
-    None if fewer than ``cfg.stone_min_round`` round dark blobs tell a stone's size, or if
-    no centre stands out (stones too small to tell from the dark lines).
+@dataclasses.dataclass(frozen=True)
+class BlackStones:
+    """Black stones found in a photo: their ``centres`` (k, 2) in pixels, the ``radius`` of
+    a disc of a lone stone's median area, and ``rounding``, the linear map (2, 2) of the
+    photo under which the stones, ellipses under perspective, are round."""
 
-    The radius is the median of the round blobs (stones standing alone); a centre is a
-    peak of the distance to the nearest non-dark pixel between ``cfg.stone_peak`` radii,
-    at least 1.2 radii from any stronger peak, so stones touching in a wall each give one."""
+    centres: np.ndarray
+    radius: float
+    rounding: np.ndarray
+
+
+def _lone_stones(dark: np.ndarray, cfg: LocateConfig) -> np.ndarray:
+    """The dark blobs of ``dark`` (a mask) that look like one stone each, convex and at
+    least ``cfg.stone_min_area`` px: rows of (x, y, minor and major semi-axis, the major
+    axis' direction as a unit vector (x, y), area), (k, 7). Stones touching make a blob
+    with a waist, far from convex."""
+    contours, hierarchy = cv2.findContours(dark, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    rows = []
+    for contour, (*_, parent) in zip(contours, hierarchy[0] if hierarchy is not None else []):
+        if parent >= 0:
+            continue  # a hole's outline (stones inside a hole are outer outlines again)
+        m = cv2.moments(contour)
+        area = m["m00"]
+        if area < cfg.stone_min_area \
+                or area < cfg.stone_solidity * cv2.contourArea(cv2.convexHull(contour)):
+            continue
+        spread = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / area
+        var, axes = np.linalg.eigh(spread)  # a filled ellipse's semi-axis is 2 sd
+        rows.append((m["m10"] / area, m["m01"] / area, 2.0 * np.sqrt(max(var[0], 0.0)),
+                     2.0 * np.sqrt(var[1]), axes[0, 1], axes[1, 1], area))
+    return np.array(rows, dtype=np.float64).reshape(-1, 7)
+
+
+@dataclasses.dataclass(frozen=True)
+class _StoneShape:
+    """How big and how round black stones look across a photo: their minor semi-axis as an
+    affine function of the position (``minor``: coefficients of x, y, 1; under perspective
+    a stone's size in the picture is one), held within ``span`` (the least and most among
+    the stones it was fitted to, so that it does not run off past them); ``rounding``, the
+    linear map (2, 2) under which they are round (their minor axis stretched by
+    ``aspect``, the ratio of their major to minor semi-axis); and ``radius``, that of a
+    disc of their median area."""
+
+    minor: np.ndarray
+    span: tuple[float, float]
+    rounding: np.ndarray
+    aspect: float
+    radius: float
+
+    def minor_at(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """The stones' minor semi-axis (px) at pixels ``x``, ``y``."""
+        out: np.ndarray = np.clip(self.minor[0] * x + self.minor[1] * y + self.minor[2],
+                                  *self.span)
+        return out
+
+
+def _stone_shape(lone: np.ndarray, cfg: LocateConfig) -> _StoneShape:
+    """The shape of the lone stones (rows as `_lone_stones`), fitted to those that agree
+    with it: with fewer than ``cfg.stone_shape_min`` that agree, one size all over."""
+    xy1 = np.c_[lone[:, :2], np.ones(len(lone))]
+    minor = lone[:, 2]
+    coef = np.array([0.0, 0.0, float(np.median(minor))])
+    agree = np.abs(minor - coef[2]) <= 0.4 * coef[2]  # bowls and lids are no stones
+    if agree.sum() >= cfg.stone_shape_min:  # enough to tell how the size changes
+        for _ in range(3):
+            coef, *_ = np.linalg.lstsq(xy1[agree], minor[agree], rcond=None)
+            expect = xy1 @ coef
+            agree = np.abs(minor - expect) <= 0.2 * np.abs(expect)
+            if agree.sum() < cfg.stone_shape_min:
+                coef = np.array([0.0, 0.0, float(np.median(minor))])
+                agree = np.abs(minor - coef[2]) <= 0.4 * coef[2]
+                break
+    kept = lone[agree] if agree.any() else lone
+    expect = np.c_[kept[:, :2], np.ones(len(kept))] @ coef
+    aspect = float(np.median(kept[:, 3] / np.maximum(kept[:, 2], 1e-9)))
+    ux, uy = kept[:, 4], kept[:, 5]  # the mean direction of the major axes (doubled angles)
+    angle = 0.5 * np.arctan2(np.sum(2.0 * ux * uy), np.sum(ux * ux - uy * uy))
+    major = np.array([np.cos(angle), np.sin(angle)])
+    across = np.array([-major[1], major[0]])
+    return _StoneShape(coef, (float(expect.min()), float(expect.max())),
+                       np.outer(major, major) + aspect * np.outer(across, across), aspect,
+                       float(np.median(np.sqrt(kept[:, 6] / np.pi))))
+
+
+def dark_centres(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> BlackStones | None:
+    """The black stones in ``gray``, or None if fewer than ``cfg.stone_min_round`` dark
+    blobs are lone stones, or if no centre stands out (stones too small to tell from the
+    dark lines).
+
+    A centre is a peak of the distance to the nearest non-dark pixel between
+    ``cfg.stone_peak`` times the stones' minor semi-axis there (the lone stones tell how
+    it changes across the photo), and no nearer a stronger peak than 1.2 of the major one,
+    measured with the stones' ellipses made round: so stones touching in a wall each give
+    one, near or far."""
     blur = cv2.GaussianBlur(gray, (0, 0), 1.0)
     low, _ = three_class_thresholds(cv2.resize(blur, None, fx=0.25, fy=0.25,
                                                interpolation=cv2.INTER_AREA))
@@ -74,27 +163,30 @@ def dark_centres(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> tuple[np.ndarr
                             _disc(2))
     # A highlight on a stone's shell is still the stone (a hole far smaller than a stone).
     dark = _fill_holes(dark, cfg.stone_highlight * dark.size)
-    _, _, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
-    w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
-    round_ = ((area >= cfg.stone_min_area) & (w < 1.3 * h) & (h < 1.3 * w)
-              & (area >= cfg.stone_fill * w * h))
-    if round_.sum() < cfg.stone_min_round:
+    lone = _lone_stones(dark, cfg)
+    if len(lone) < cfg.stone_min_round:
         return None
-    radius = float(np.median(np.sqrt(area[round_] / np.pi)))
+    shape = _stone_shape(lone, cfg)
     dist = cv2.distanceTransform(dark, cv2.DIST_L2, 5)
+    ys, xs = np.nonzero((dist >= cv2.dilate(dist, _disc(3))) & (dist >= 4.0))
+    semi = shape.minor_at(xs, ys)
+    depth = dist[ys, xs]
     lo, hi = cfg.stone_peak
-    peak = (dist >= cv2.dilate(dist, _disc(3))) & (dist >= max(lo * radius, 4.0)) \
-        & (dist < hi * radius)
-    ys, xs = np.nonzero(peak)
-    order = np.argsort(-dist[ys, xs], kind="stable")
-    candidates = np.c_[xs[order], ys[order]].astype(np.float64)
-    kept: list[np.ndarray] = []
-    for p in candidates:
-        if not kept or np.min(np.hypot(*(np.array(kept) - p).T)) > 1.2 * radius:
-            kept.append(p)
+    # A stone's centre is well darker than the threshold; a dark cloth's grain near it is
+    # not (it makes ridges of stone size in the mask, a line of them along the board).
+    dark_enough = blur[ys, xs] <= low - cfg.stone_darker
+    peak = (depth >= lo * semi) & (depth < hi * semi) & dark_enough
+    order = np.argsort(-depth[peak], kind="stable")
+    candidates = np.c_[xs[peak][order], ys[peak][order]].astype(np.float64)
+    apart = 1.2 * shape.aspect * semi[peak][order]  # 1.2 major semi-axes
+    rounded = candidates @ shape.rounding.T
+    kept: list[int] = []
+    for k, p in enumerate(rounded):
+        if not kept or np.min(np.hypot(*(rounded[kept] - p).T)) > apart[k]:
+            kept.append(k)
     if not kept:
         return None
-    return np.array(kept).reshape(-1, 2), radius
+    return BlackStones(candidates[kept], shape.radius, shape.rounding)
 
 
 def lattice_axes(points: np.ndarray, cell: float,
@@ -254,24 +346,29 @@ def _cell(points: np.ndarray, radius: float) -> float:
     return float(np.median(adjacent)) if len(adjacent) >= 6 else 2.1 * radius
 
 
-def stone_starts(points: np.ndarray, radius: float, size: int | None,
+def stone_starts(stones: BlackStones, size: int | None,
                  cfg: LocateConfig = LOCATE) -> list[tuple[np.ndarray, int]]:
-    """Starting grids from black stones' centres ``points`` (k, 2) of ``radius`` px, each
-    the homography from lattice (i, j) to pixels and its number of lines; none alike.
-    Empty if the stones give no lattice.
+    """Starting grids from black ``stones``, each the homography from lattice (i, j) to
+    pixels and its number of lines; none alike. Empty if the stones give no lattice.
 
-    Each of the fullest windows of a board of ``size`` (or the largest size) lines
+    The lattice is looked for where the stones are round (`BlackStones.rounding`): there
+    its two steps are about as long, as a board's are, even under a steep camera. Each of
+    the fullest windows of a board of ``size`` (or the largest size) lines
     (`LocateConfig.stone_windows`) gives squares around its stones: of ``size`` lines or
     the smallest board size that holds them, in every place that holds them if there are
     at most ``cfg.stone_placements`` (stones on no edge, or one: the lines decide where
     the board ends), else one square around them, centred on them."""
+    points = stones.centres @ stones.rounding.T
+    radius = stones.radius * float(np.sqrt(abs(np.linalg.det(stones.rounding))))
     axes = lattice_axes(points, _cell(points, radius), cfg)
     if axes is None:
         return []
     through = lattice_through(points, axes, cfg)
     if through is None:
         return []
-    h, fitted = through
+    unround = np.eye(3)
+    unround[:2, :2] = np.linalg.inv(stones.rounding)
+    h, fitted = unround @ through[0], through[1]
     squares: dict[tuple[int, int, int], None] = {}
     for inside in _dense_windows(fitted, size or max(SIZES), cfg.stone_window_slack,
                                  cfg.stone_windows):
