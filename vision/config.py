@@ -117,8 +117,8 @@ class LocateConfig:
     refitted, pass by pass: an affine map up to 4.5 cells, a homography beyond (perspective
     learnt near the first stone before far stones are numbered)."""
     stone_seeds: int = 3
-    """The stones' lattice is grown from the stone with the most neighbours, or if none
-    grows from there, from the next of this many."""
+    """The stones' lattice is grown from each of this many stones with the most neighbours,
+    and the one through the most stones kept."""
     stone_fit_residual: float = 0.2
     """A stone this many cells or less from a lattice point of the fit lies on it."""
     stone_window_slack: int = 2
@@ -163,6 +163,12 @@ class StoneConfig:
     centres stand in where no centre near a point is clean of stones read so far (a crowded
     board): on synthetic boards 75% full seen from 55 degrees they left 4 points wrong
     against 13, at 0.7 share 8; on the real photos no point changed."""
+    wood_colour_min: float = 16.0
+    """The chroma (Lab) the board's most coloured quarter of centres must reach for a
+    centre's colour to tell wood from a stone (white and black stones have 2 to 6; the
+    pale boards of the real photos 4 to 14, stained ones 20 to 60). On such a board a
+    centre next to a point whose lines are hidden, and itself not wood-coloured, is taken
+    to be under a stone too: a white group then no longer serves as its own wood."""
     wood_passes: int = 2
     """Times each point is judged again against only the cell centres no stone read so far
     reaches over. On the real photos (with `line_seen`) 0, 1, 2 and 3 passes left 19, 17,

@@ -152,10 +152,10 @@ def dark_centres(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> BlackStones | 
     dark lines).
 
     A centre is a peak of the distance to the nearest non-dark pixel between
-    ``cfg.stone_peak`` times the stones' minor semi-axis there (the lone stones tell how
-    it changes across the photo), and no nearer a stronger peak than 1.2 of the major one,
-    measured with the stones' ellipses made round: so stones touching in a wall each give
-    one, near or far."""
+    ``cfg.stone_peak`` times the stones' minor and major semi-axis there (the lone stones
+    tell how they change across the photo), and no nearer a stronger peak than 1.2 of the
+    major one, measured with the stones' ellipses made round: so stones touching in a wall
+    each give one, near or far."""
     blur = cv2.GaussianBlur(gray, (0, 0), 1.0)
     low, _ = three_class_thresholds(cv2.resize(blur, None, fx=0.25, fy=0.25,
                                                interpolation=cv2.INTER_AREA))
@@ -175,7 +175,9 @@ def dark_centres(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> BlackStones | 
     # A stone's centre is well darker than the threshold; a dark cloth's grain near it is
     # not (it makes ridges of stone size in the mask, a line of them along the board).
     dark_enough = blur[ys, xs] <= low - cfg.stone_darker
-    peak = (depth >= lo * semi) & (depth < hi * semi) & dark_enough
+    # A stone is at least its minor semi-axis deep; stones touching along it (rows seen
+    # steeply) make a ridge as deep as their major one.
+    peak = (depth >= lo * semi) & (depth < hi * shape.aspect * semi) & dark_enough
     order = np.argsort(-depth[peak], kind="stable")
     candidates = np.c_[xs[peak][order], ys[peak][order]].astype(np.float64)
     apart = 1.2 * shape.aspect * semi[peak][order]  # 1.2 major semi-axes
@@ -259,17 +261,19 @@ def lattice_through(points: np.ndarray, axes: tuple[np.ndarray, np.ndarray],
     It starts at the point with the most neighbours, with its neighbours' steps along
     ``axes``, and is refitted as the points within a growing number of cells are taken in
     (an affine map while they are few and near), so perspective is learnt near the start
-    before far points are numbered. If no lattice grows from there (its neighbours may be
-    too few or lie askew), the next of the ``cfg.stone_seeds`` points with the most
-    neighbours is started from."""
+    before far points are numbered. It is started from each of the ``cfg.stone_seeds``
+    points with the most neighbours, and the lattice that fits the most points kept: the
+    most crowded may lie off the board's lattice (a ring of dark gaps in a bowl of white
+    stones, a stone whose neighbours lie askew), and then little or nothing grows from it."""
     cell = float(np.hypot(*axes[0]) + np.hypot(*axes[1])) / 2.0
     d = np.hypot(*(points[None] - points[:, None]).transpose(2, 0, 1))
     crowd = (d < 3.2 * cell).sum(axis=1)
+    best: tuple[np.ndarray, np.ndarray] | None = None
     for k in np.argsort(-crowd, kind="stable")[:cfg.stone_seeds]:
         grown = _lattice_from(points, int(k), axes, d[k], cell, cfg)
-        if grown is not None:
-            return grown
-    return None
+        if grown is not None and (best is None or len(grown[1]) > len(best[1])):
+            best = grown
+    return best
 
 
 def _lattice_from(points: np.ndarray, k: int, axes: tuple[np.ndarray, np.ndarray],

@@ -77,22 +77,29 @@ def test_too_few_stones_standing_alone_tell_no_size() -> None:
 def test_near_and_far_stones_under_perspective_each_give_their_centre() -> None:
     # A steep camera: stones are ellipses, flatter than wide, and the far rows' stones are
     # half the size of the near rows'. Each row holds a wall of four touching stones and
-    # three standing alone. Judged by one round size, the far stones' centres were too
-    # shallow to count and the near walls' too deep; none stood alone as a round blob.
+    # three standing alone, and a column of three stones touching stands on the right.
+    # Judged by one round size, the far stones' centres were too shallow to count and the
+    # near walls' too deep; none stood alone as a round blob. In the column, stones touch
+    # along their minor axis, and the ridge between them is as deep as the major one.
     img = np.full((420, 640), 170, np.uint8)  # wood
-    truth = []
+    truth: list[tuple[int, int, float]] = []
+
+    def stone(x: float, y: float, minor: float) -> None:
+        cv2.ellipse(img, (int(x), int(y)), (int(round(1.4 * minor)), int(round(minor))), 0, 0,
+                    360, 25, -1, cv2.LINE_AA)
+        truth.append((int(x), int(y), minor))
+
     for y, minor in ((50, 6.0), (110, 7.5), (180, 9.0), (260, 10.5), (350, 12.0)):
         major = 1.4 * minor
-        xs = [40 + 2 * major * k for k in range(4)] + [360 + 4 * major * k for k in range(3)]
-        for x in xs:
-            cv2.ellipse(img, (int(x), y), (int(round(major)), int(round(minor))), 0, 0, 360,
-                        25, -1, cv2.LINE_AA)
-            truth.append((int(x), y))
+        for x in [40 + 2 * major * k for k in range(4)] + [330 + 4 * major * k for k in range(3)]:
+            stone(x, y, minor)
+    for k in range(3):
+        stone(590, 150 + 14 * k, 9.0)
     found = dark_centres(img)
     assert found is not None
     assert len(found.centres) == len(truth)
-    for x, y in truth:
-        assert np.hypot(*(found.centres - (x, y)).T).min() <= 1.5
+    for x, y, minor in truth:  # within a quarter of the stone's minor semi-axis
+        assert np.hypot(*(found.centres - (x, y)).T).min() <= 0.25 * minor
     # Under `rounding` the stones are round: their minor axis (here up the photo) is
     # stretched to their major.
     assert found.rounding @ np.array([0.0, 1.0]) == pytest.approx([0.0, 1.4], abs=0.1)
@@ -402,31 +409,32 @@ def test_stones_leaning_past_the_far_edge_are_no_lines_running_on_past_it() -> N
     assert locate_module.edge_shares(gray, truth, thin=True).max() < 0.1
 
 
-def test_a_stone_no_lattice_grows_from_leaves_the_lattice_to_the_next(monkeypatch) -> None:
+def test_the_lattice_through_the_most_stones_is_kept_whichever_stone_it_grew_from(
+        monkeypatch) -> None:
     # Seed 3, three points in four taken, a hand reaching over the board: the lines give
     # no grid they trust, and the stones do. Once the stone with the most stones around
     # it had one a cell away, diagonally, and no lattice grew from it; one did from the
-    # next such stone. Whatever the reason no lattice grows from the first, the next of
-    # `LocateConfig.stone_seeds` is tried.
+    # next such stone.
     shot = render(random_position(19, 3, stones=0.75), 3, Scene(hand=True))
     fit = locate(shot.image)
     assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
-    small, _ = locate_module.working_image(locate_module.to_gray(shot.image))
-    found = dark_centres(small)
-    assert found is not None
-    points = found.centres @ found.rounding.T
-    axes = lattice_axes(points, 2.2 * found.radius)
-    assert axes is not None
+    # A bowl of white stones beside a board has a ring of dark gaps crowded like stones,
+    # and a lattice through a few of them grows from there. So a lattice is grown from
+    # each of the `LocateConfig.stone_seeds` most crowded stones (here: none from the
+    # first, then one through 30 stones, then one through 20), and the fullest kept.
+    points = grid.apply(np.diag([20.0, 20.0, 1.0]), grid.lattice(7))
+    axes = (np.array([20.0, 0.0]), np.array([0.0, 20.0]))
+    through = [None, 30, 20]
     tried: list[int] = []
-    grow = stone_lattice_module._lattice_from
 
-    def not_from_the_first(points: np.ndarray, k: int,
-                           *args: object) -> tuple[np.ndarray, np.ndarray] | None:
+    def grown(points: np.ndarray, k: int, *args: object) -> tuple[np.ndarray, np.ndarray] | None:
+        n = through[len(tried)]
         tried.append(k)
-        return None if len(tried) == 1 else grow(points, k, *args)
+        return None if n is None else (np.eye(3), np.zeros((n, 2), dtype=int))
 
-    monkeypatch.setattr(stone_lattice_module, "_lattice_from", not_from_the_first)
-    assert lattice_through(points, axes) is not None and len(set(tried)) == 2
+    monkeypatch.setattr(stone_lattice_module, "_lattice_from", grown)
+    kept = lattice_through(points, axes)
+    assert kept is not None and len(kept[1]) == 30 and len(set(tried)) == 3
     tried.clear()
     assert lattice_through(points, axes, dataclasses.replace(LOCATE, stone_seeds=1)) is None
 
