@@ -167,8 +167,9 @@ class StoneConfig:
     """The chroma (Lab) the board's most coloured quarter of centres must reach for a
     centre's colour to tell wood from a stone (white and black stones have 2 to 6; the
     pale boards of the real photos 4 to 14, stained ones 20 to 60). On such a board a
-    centre next to a point whose lines are hidden, and itself not wood-coloured, is taken
-    to be under a stone too: a white group then no longer serves as its own wood."""
+    centre next to a point whose lines are hidden, with under half that chroma, is taken
+    to be under a stone too: a white group then no longer serves as its own wood. (Not
+    `bare_wood`'s test: wood in a shadow loses a third of its chroma and fails it.)"""
     wood_passes: int = 2
     """Times each point is judged again against only the cell centres no stone read so far
     reaches over. On the real photos (with `line_seen`) 0, 1, 2 and 3 passes left 19, 17,

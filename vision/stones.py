@@ -291,16 +291,18 @@ def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, n
     stone is looked for against the brighter of that wood and the four centres around it:
     on a crowded board the clean wood may lie far off in other light (a lamp's glare on the
     stone's own corner), and a black stone is far darker than either. On a board whose
-    wood has colour (``cfg.wood_colour_min``), a centre that lost it beside a point whose
-    lines are hidden is taken to be under a stone too, read or not (a white group would
-    else be its own wood). A set of two other colours is read by them (`_two_sets`)."""
+    wood has colour (``cfg.wood_colour_min``), a centre that lost most of it beside a point
+    whose lines are hidden is taken to be under a stone too, read or not (a white group
+    would else be its own wood). A set of two other colours is read by them (`_two_sets`)."""
     level = float(np.median(f.centre_light[1:-1, 1:-1]))
     nearest = local_wood(f.centre_light)
     labels, confidence = _judge(f, nearest, local_wood(f.centre_chroma), nearest, level, cfg)
     bare = bare_wood(f, cfg)
     covered = np.zeros_like(bare)
-    if np.percentile(f.centre_chroma[1:-1, 1:-1], 75) >= cfg.wood_colour_min:
-        covered = _stone_covered(f.lines / max(level, 1.0) < cfg.line_seen) & ~bare
+    coloured = float(np.percentile(f.centre_chroma[1:-1, 1:-1], 75))
+    if coloured >= cfg.wood_colour_min:
+        covered = (_stone_covered(f.lines / max(level, 1.0) < cfg.line_seen)
+                   & (f.centre_chroma < 0.5 * coloured))
     for _ in range(cfg.wood_passes):
         dirty = _stone_covered(labels != EMPTY) | covered
         wood = local_wood(f.centre_light, dirty, spare=bare)
