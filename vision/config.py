@@ -105,8 +105,8 @@ class LocateConfig:
     stone_min_round: int = 4
     """Fewer stones standing alone than this tell no radius: no grid from the stones."""
     stone_peak: tuple[float, float] = (0.7, 1.35)
-    """A black stone's centre is a peak of the distance transform between these times the
-    stones' minor semi-axis there."""
+    """A black stone's centre is a peak of the distance transform at least the first times
+    the stones' minor semi-axis there, and under the second times their major one."""
     stone_darker: int = 6
     """A black stone's centre is also at least this many grey levels darker than the
     threshold that splits black stones from wood (a dark cloth's grain is not)."""
@@ -169,7 +169,7 @@ class StoneConfig:
     pale boards of the real photos 4 to 14, stained ones 20 to 60). On such a board a
     centre next to a point whose lines are hidden, with under half that chroma, is taken
     to be under a stone too: a white group then no longer serves as its own wood. (Not
-    `bare_wood`'s test: wood in a shadow loses a third of its chroma and fails it.)"""
+    `bare_wood`'s test: wood in less light loses a third of its chroma and fails it.)"""
     wood_passes: int = 2
     """Times each point is judged again against only the cell centres no stone read so far
     reaches over. On the real photos (with `line_seen`) 0, 1, 2 and 3 passes left 19, 17,
