@@ -123,16 +123,17 @@ def _stone_shape(lone: np.ndarray, cfg: LocateConfig) -> _StoneShape:
     with it: with fewer than ``cfg.stone_shape_min`` that agree, one size all over."""
     xy1 = np.c_[lone[:, :2], np.ones(len(lone))]
     minor = lone[:, 2]
-    coef = np.array([0.0, 0.0, float(np.median(minor))])
-    agree = np.abs(minor - coef[2]) <= 0.4 * coef[2]  # bowls and lids are no stones
+    typical = float(np.median(minor))
+    flat = np.array([0.0, 0.0, typical])  # one size all over
+    near_typical = np.abs(minor - typical) <= 0.4 * typical  # bowls and lids are no stones
+    coef, agree = flat, near_typical
     if agree.sum() >= cfg.stone_shape_min:  # enough to tell how the size changes
         for _ in range(3):
             coef, *_ = np.linalg.lstsq(xy1[agree], minor[agree], rcond=None)
             expect = xy1 @ coef
             agree = np.abs(minor - expect) <= 0.2 * np.abs(expect)
             if agree.sum() < cfg.stone_shape_min:
-                coef = np.array([0.0, 0.0, float(np.median(minor))])
-                agree = np.abs(minor - coef[2]) <= 0.4 * coef[2]
+                coef, agree = flat, near_typical
                 break
     kept = lone[agree] if agree.any() else lone
     expect = np.c_[kept[:, :2], np.ones(len(kept))] @ coef
@@ -170,6 +171,7 @@ def dark_centres(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> BlackStones | 
     dist = cv2.distanceTransform(dark, cv2.DIST_L2, 5)
     ys, xs = np.nonzero((dist >= cv2.dilate(dist, _disc(3))) & (dist >= 4.0))
     semi = shape.minor_at(xs, ys)
+    major = shape.aspect * semi
     depth = dist[ys, xs]
     lo, hi = cfg.stone_peak
     # A stone's centre is well darker than the threshold; a dark cloth's grain near it is
@@ -177,10 +179,10 @@ def dark_centres(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> BlackStones | 
     dark_enough = blur[ys, xs] <= low - cfg.stone_darker
     # A stone is at least its minor semi-axis deep; stones touching along it (rows seen
     # steeply) make a ridge as deep as their major one.
-    peak = (depth >= lo * semi) & (depth < hi * shape.aspect * semi) & dark_enough
+    peak = (depth >= lo * semi) & (depth < hi * major) & dark_enough
     order = np.argsort(-depth[peak], kind="stable")
     candidates = np.c_[xs[peak][order], ys[peak][order]].astype(np.float64)
-    apart = 1.2 * shape.aspect * semi[peak][order]  # 1.2 major semi-axes
+    apart = 1.2 * major[peak][order]
     rounded = candidates @ shape.rounding.T
     kept: list[int] = []
     for k, p in enumerate(rounded):

@@ -256,6 +256,13 @@ def _stone_covered(stones: np.ndarray) -> np.ndarray:
     return out
 
 
+def _lines_hidden(f: PointFeatures, level: float, cfg: StoneConfig) -> np.ndarray:
+    """The points (size, size) whose cross of lines is not plainly seen (`cfg.line_seen` of
+    the board's wood lightness ``level``): something may stand on them."""
+    out: np.ndarray = f.lines / max(level, 1.0) < cfg.line_seen
+    return out
+
+
 def _judge(f: PointFeatures, wood_light: np.ndarray, wood_chroma: np.ndarray,
            black_light: np.ndarray, wood_level: float,
            cfg: StoneConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -301,8 +308,8 @@ def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, n
     covered = np.zeros_like(bare)
     coloured = float(np.percentile(f.centre_chroma[1:-1, 1:-1], 75))
     if coloured >= cfg.wood_colour_min:
-        covered = (_stone_covered(f.lines / max(level, 1.0) < cfg.line_seen)
-                   & (f.centre_chroma < 0.5 * coloured))
+        beside_hidden = _stone_covered(_lines_hidden(f, level, cfg))
+        covered = beside_hidden & (f.centre_chroma < 0.5 * coloured)
     for _ in range(cfg.wood_passes):
         dirty = _stone_covered(labels != EMPTY) | covered
         wood = local_wood(f.centre_light, dirty, spare=bare)
@@ -348,7 +355,7 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     wood_tint = np.stack([local_wood(f.centre_tint[..., c], dirty) for c in (0, 1)], axis=-1)
     colour = np.concatenate([(100.0 * (f.light - wood_light) / np.maximum(wood_light, 1.0))
                              [..., None], f.tint - wood_tint], axis=-1)
-    hidden = f.lines / max(level, 1.0) < cfg.line_seen
+    hidden = _lines_hidden(f, level, cfg)
     occupied = (labels != EMPTY) | (hidden & (np.linalg.norm(colour, axis=-1) > cfg.set_tint))
     if occupied.sum() < 2:
         return labels, confidence
