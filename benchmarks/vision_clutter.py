@@ -1,6 +1,7 @@
 """How `vision.read_board` holds up to what lies around and over a board at a club game:
 synthetic boards (`vision.synth`) with a hand reaching in, bowls of stones and their lids
-beside the board, or both; seen from above and from 45 degrees (stones standing up off the
+beside the board, or both, or a low lamp throwing each stone's shadow half a cell over
+its neighbour's point; seen from above and from 45 degrees (stones standing up off the
 board), sparse and crowded.
 
     .venv/bin/python benchmarks/vision_clutter.py [--seeds N] [--size 19]
@@ -29,6 +30,7 @@ CLUTTER: dict[str, Scene] = {
     "a hand": Scene(hand=True),
     "bowls and lids": Scene(bowls=True),
     "hand, bowls, lids": Scene(hand=True, bowls=True),
+    "a low lamp": Scene(lamp=0.5),
 }
 VIEWS: dict[str, tuple[float, float]] = {  # the camera's lean (degrees), the stones' height
     "above": (0.0, 0.0),

@@ -203,6 +203,26 @@ class StoneConfig:
     point is seen over one arm of that line only: the other may show under its underside.
     (Seen from 45 degrees, the rim of a stone 0.4 cell thick no longer hides the arm of a
     line on the camera's side; the lift at ``stone_lift`` is then 0.2.)"""
+    shadow_arm: float = 1.75
+    """The arm of its cross pointing away from a neighbouring stone must show this many
+    times `line_seen` for a dark point to be that stone's shadow: one arm alone is noisier
+    than a line (black stones on synthetic boards seen from 55 and 65 degrees show up to
+    0.10; on the real photos the shadows' arms show 0.11 to 0.35, no stone's 0.06)."""
+    shadow_waist: float = 0.75
+    """The dark on the way from a stone to its neighbour's point must stay at least this
+    wide (cells) for it to be that stone's shadow (see `vision.stones.dark_waists`). On the
+    real photos a black stone beside another narrows to 0.62 on the way from it, and to
+    its shadow stays 0.78 wide or more (a white one's: 0.91, 0.97); on synthetic boards
+    seen steeply a black stone beside another reached 0.78."""
+    waist_span: tuple[float, float] = (0.2, 0.7)
+    """The stretch of the way from a neighbour to a point (shares of it) where the dark
+    between them is measured across."""
+    waist_edge: float = 0.06
+    """How far (cells) past where the dark begins on the way from a neighbour it is first
+    measured across: a white stone's edge is blurred (two stones touching there narrow to
+    0.47 cell this far in)."""
+    waist_reach: float = 0.7
+    """How far (cells) either side of the line joining two points the dark is followed."""
     line_band: float = 0.125
     """Half-width (cells) of the profile taken across a line there."""
     line_seen: float = 0.06

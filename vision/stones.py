@@ -44,7 +44,10 @@ class PointFeatures:
     grid lines shows at the point itself (see `line_contrast`). Per cell centre, one row
     and column beyond the grid too (size + 1, size + 1): ``centre_light`` and
     ``centre_chroma``, bare wood wherever no stone reaches over it. ``tint`` and
-    ``centre_tint`` (the same shapes, 2 more at the end) are the colour's (a, b), 0 grey."""
+    ``centre_tint`` (the same shapes, 2 more at the end) are the colour's (a, b), 0 grey.
+    ``arms`` (size, size, 4): how plainly each arm of the cross shows (see `arm_contrast`);
+    ``waists`` (size, size, 4): how the dark joins each point to its neighbour on the left,
+    the right, above and below (see `dark_waists`)."""
 
     light: np.ndarray
     chroma: np.ndarray
@@ -53,6 +56,8 @@ class PointFeatures:
     centre_chroma: np.ndarray
     tint: np.ndarray
     centre_tint: np.ndarray
+    arms: np.ndarray
+    waists: np.ndarray
 
 
 def rectify(image: np.ndarray, homography: np.ndarray, size: int,
@@ -114,6 +119,40 @@ def lift_shift(homography: np.ndarray, shape: tuple[int, ...], size: int,
     return out
 
 
+def _arm_profiles(light: np.ndarray, size: int,
+                  cfg: StoneConfig) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Profiles across each grid line on its two short arms from every point of the
+    rectified lightness ``light``, averaged along the arm: for the horizontal line then the
+    vertical one, the arm before the point (left, up) and the one after it (right, down),
+    each (points, profile length)."""
+    c = cfg.cell
+    lo, hi = int(round(cfg.line_arm[0] * c)), int(round(cfg.line_arm[1] * c))
+    band = max(2, int(round(cfg.line_band * c)))
+    arm = np.arange(lo, hi + 1)
+    across = np.arange(-band, band + 1)
+    lat = grid.lattice(size)
+    x0 = (c * (lat[:, 0] + 1)).astype(int)
+    y0 = (c * (lat[:, 1] + 1)).astype(int)
+    smooth = cv2.GaussianBlur(light, (3, 3), 0)
+
+    def profiles(sign: int, axis: int) -> np.ndarray:
+        ys, xs = across[None, :, None], sign * arm[None, None, :]
+        if axis == 1:
+            ys, xs = xs, ys
+        out: np.ndarray = smooth[y0[:, None, None] + ys, x0[:, None, None] + xs].mean(axis=2)
+        return out
+
+    return [(profiles(-1, axis), profiles(1, axis)) for axis in (0, 1)]
+
+
+def _valley(profile: np.ndarray) -> np.ndarray:
+    """How far the middle of each profile (points, length) dips below *both* its sides, in
+    grey levels: a line, not a step such as a stone's edge."""
+    sides = np.minimum(profile[:, :2].mean(axis=1), profile[:, -2:].mean(axis=1))
+    out: np.ndarray = sides - profile[:, 2:-2].min(axis=1)
+    return out
+
+
 def line_contrast(light: np.ndarray, size: int, cfg: StoneConfig = STONES,
                   lift: np.ndarray | None = None) -> np.ndarray:
     """How plainly the grid lines cross at each intersection of the rectified lightness
@@ -130,41 +169,99 @@ def line_contrast(light: np.ndarray, size: int, cfg: StoneConfig = STONES,
     of its point. Where the lift along a line is ``cfg.line_lean`` cell or more, only the
     arm it leans over is looked at; not on the board's outer lines, where that arm may run
     off the board (a stone on the edge is often put off its point, outwards)."""
-    c = cfg.cell
-    lo, hi = int(round(cfg.line_arm[0] * c)), int(round(cfg.line_arm[1] * c))
-    band = max(2, int(round(cfg.line_band * c)))
-    arm = np.arange(lo, hi + 1)
-    across = np.arange(-band, band + 1)
+    return _cross(_arm_profiles(light, size, cfg), size, cfg, lift)
+
+
+def _cross(profiles: list[tuple[np.ndarray, np.ndarray]], size: int, cfg: StoneConfig,
+           lift: np.ndarray | None) -> np.ndarray:
+    """`line_contrast` from the `_arm_profiles`."""
     lat = grid.lattice(size)
-    x0 = (c * (lat[:, 0] + 1)).astype(int)
-    y0 = (c * (lat[:, 1] + 1)).astype(int)
-    smooth = cv2.GaussianBlur(light, (3, 3), 0)
     lean = np.zeros((size * size, 2)) if lift is None else lift
-
-    def profiles(sign: int, axis: int) -> np.ndarray:
-        """Profiles across the line along ``axis`` (0: x), averaged along its arm on the
-        ``sign`` side of each point: (points, 2 * band + 1)."""
-        ys, xs = across[None, :, None], sign * arm[None, None, :]
-        if axis == 1:
-            ys, xs = xs, ys
-        out: np.ndarray = smooth[y0[:, None, None] + ys, x0[:, None, None] + xs].mean(axis=2)
-        return out
-
-    def valley(profile: np.ndarray) -> np.ndarray:
-        sides = np.minimum(profile[:, :2].mean(axis=1), profile[:, -2:].mean(axis=1))
-        out: np.ndarray = sides - profile[:, 2:-2].min(axis=1)
-        return out
-
     lines = []
-    for axis in (0, 1):
-        before, after = profiles(-1, axis), profiles(1, axis)
+    for axis, (before, after) in enumerate(profiles):
         leaning = lean[:, axis:axis + 1]
         # On the outer lines one arm runs off the board: both are still looked at.
         inner = (lat[:, axis:axis + 1] > 0) & (lat[:, axis:axis + 1] < size - 1)
-        lines.append(valley(np.where(inner & (leaning <= -cfg.line_lean), before,
-                                     np.where(inner & (leaning >= cfg.line_lean), after,
-                                              (before + after) / 2.0))))
+        lines.append(_valley(np.where(inner & (leaning <= -cfg.line_lean), before,
+                                      np.where(inner & (leaning >= cfg.line_lean), after,
+                                               (before + after) / 2.0))))
     out: np.ndarray = np.minimum(lines[0], lines[1]).reshape(size, size)
+    return out
+
+
+def arm_contrast(light: np.ndarray, size: int, cfg: StoneConfig = STONES,
+                 lift: np.ndarray | None = None) -> np.ndarray:
+    """How plainly each of the four arms of the cross of lines shows at every intersection
+    of the rectified lightness ``light``, in grey levels: (size, size, 4), the arms towards
+    the left, the right, the top and the bottom of the board. A stone on the point hides all
+    four; a shadow cast over the point from a stone beside it leaves the arm pointing away
+    from that stone plain. An arm a stone on the point would lean away from by
+    ``cfg.line_lean`` or more (``lift``, see `line_contrast`) counts 0: its underside may
+    show it."""
+    return _arms(_arm_profiles(light, size, cfg), size, cfg, lift)
+
+
+def _arms(profiles: list[tuple[np.ndarray, np.ndarray]], size: int, cfg: StoneConfig,
+          lift: np.ndarray | None) -> np.ndarray:
+    """`arm_contrast` from the `_arm_profiles`."""
+    lean = np.zeros((size * size, 2)) if lift is None else lift
+    arms = []
+    for axis, (before, after) in enumerate(profiles):
+        leaning = lean[:, axis]
+        arms.append(np.where(leaning >= cfg.line_lean, 0.0, _valley(before)))
+        arms.append(np.where(leaning <= -cfg.line_lean, 0.0, _valley(after)))
+    out: np.ndarray = np.stack(arms, axis=-1).reshape(size, size, 4)
+    return out
+
+
+def dark_waists(light: np.ndarray, points: np.ndarray, wood: np.ndarray, dark: np.ndarray,
+                cfg: StoneConfig = STONES) -> np.ndarray:
+    """How wide (cells) the dark stays on the way to each ``dark`` point (size, size) from
+    its neighbour on the left, the right, above and below, at its narrowest: (size, size,
+    4), 0 where there is no such neighbour or the point is not dark. ``light`` is the
+    rectified lightness, ``points`` (size, size, 2) where each point's stone would be seen
+    in it (px), ``wood`` (size, size) the wood's lightness there; dark is `black_drop`
+    darker than that wood.
+
+    Two stones side by side are two discs: the dark narrows between them, or breaks. A
+    stone and the shadow it casts over its neighbour's point are one band as wide as the
+    stone (the shadow is the stone's outline swept away from the lamp): from the black
+    stone itself, or from where a white one ends. The stretch ``cfg.waist_span`` of the way
+    from the neighbour is looked at, from ``cfg.waist_edge`` cell past where the dark
+    begins on the line joining the points, across that line up to ``cfg.waist_reach``
+    cells either side of it."""
+    size = points.shape[0]
+    smooth = cv2.GaussianBlur(light, (3, 3), 0)
+    c = cfg.cell
+    first, last = cfg.waist_span
+    along = np.linspace(0.0, last, int(round(last * c)) + 1)  # a pixel apart
+    reach = int(round(cfg.waist_reach * c))
+    across = np.arange(-reach, reach + 1)
+    out = np.zeros((size, size, 4))
+    for k, (dy, dx) in enumerate(((0, -1), (0, 1), (-1, 0), (1, 0))):
+        h, w = size - abs(dy), size - abs(dx)
+        here = (slice(max(0, -dy), max(0, -dy) + h), slice(max(0, -dx), max(0, -dx) + w))
+        there = (slice(max(0, dy), max(0, dy) + h), slice(max(0, dx), max(0, dx) + w))
+        todo = dark[here]
+        near, far = points[there][todo], points[here][todo]  # from the neighbour
+        step = far - near
+        unit = step / np.maximum(np.linalg.norm(step, axis=-1, keepdims=True), 1e-9)
+        normal = np.stack([-unit[:, 1], unit[:, 0]], axis=-1)
+        at = (near[:, None, None, :] + along[:, None, None] * step[:, None, None, :]
+              + across[None, :, None] * normal[:, None, None, :])
+        xs = np.clip(np.round(at[..., 0]).astype(int), 0, smooth.shape[1] - 1)
+        ys = np.clip(np.round(at[..., 1]).astype(int), 0, smooth.shape[0] - 1)
+        pair_wood = (wood[here][todo] + wood[there][todo]) / 2
+        shaded = smooth[ys, xs] < (1.0 - cfg.black_drop) * pair_wood[:, None, None]
+        # The dark run through the line joining the points, each way from it.
+        one_way = (np.cumprod(shaded[..., reach:], axis=-1).sum(axis=-1)
+                   + np.cumprod(shaded[..., reach::-1], axis=-1).sum(axis=-1))
+        width = np.where(shaded[..., reach], one_way - 1, 0) / c
+        begins = np.where(shaded[..., reach].any(axis=-1),
+                          along[np.argmax(shaded[..., reach], axis=-1)], np.inf)
+        looked = along[None, :] >= np.maximum(begins + cfg.waist_edge, first)[:, None]
+        narrowest = np.where(looked, width, np.inf).min(axis=-1)
+        out[here + (k,)][todo] = np.where(np.isfinite(narrowest), narrowest, 0.0)
     return out
 
 
@@ -190,11 +287,17 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
     def at_centres(plane: np.ndarray) -> np.ndarray:
         return _disc_medians(plane, centres, cfg.wood_radius * c).reshape(k, k)
 
+    point_light, centre_light = at_points(light), at_centres(light)
+    wood = local_wood(centre_light)
+    profiles = _arm_profiles(light, size, cfg)
     return PointFeatures(
-        at_points(light), at_points(chroma), line_contrast(light, size, cfg, shift),
-        at_centres(light), at_centres(chroma),
+        point_light, at_points(chroma), _cross(profiles, size, cfg, shift),
+        centre_light, at_centres(chroma),
         np.stack([at_points(a), at_points(b)], axis=-1),
-        np.stack([at_centres(a), at_centres(b)], axis=-1))
+        np.stack([at_centres(a), at_centres(b)], axis=-1),
+        _arms(profiles, size, cfg, shift),
+        dark_waists(light, pts.reshape(size, size, 2), wood,
+                    point_light < (1.0 - cfg.black_drop) * wood, cfg))
 
 
 def local_wood(centres: np.ndarray, dirty: np.ndarray | None = None,
@@ -263,6 +366,29 @@ def _lines_hidden(f: PointFeatures, level: float, cfg: StoneConfig) -> np.ndarra
     return out
 
 
+def _shadowed(f: PointFeatures, stones: np.ndarray, level: float,
+              cfg: StoneConfig) -> np.ndarray:
+    """How surely each point is the shadow a neighbour in ``stones`` (size, size) casts
+    over it (positive: it is), -1 where no neighbour is a stone. A low lamp's shadow can be
+    as dark as a black stone, but a stone on the point would hide the arm of its cross
+    pointing away from that neighbour, and two stones side by side narrow between them;
+    a stone and its shadow stay one band (see `dark_waists`). The arm must show plainly:
+    ``cfg.shadow_arm`` times `line_seen` (one arm alone is noisier than a line)."""
+    seen = f.arms / max(level, 1.0) / (cfg.shadow_arm * cfg.line_seen) - 1.0
+    waist = (f.waists - cfg.shadow_waist) / (1.0 - cfg.shadow_waist)
+    h, w = stones.shape
+    out = np.full(stones.shape, -1.0)
+    # The neighbour's offset (as `dark_waists` orders them) and the arm pointing away from
+    # it (left, right, up, down).
+    for k, ((dy, dx), arm) in enumerate((((0, -1), 1), ((0, 1), 0), ((-1, 0), 3), ((1, 0), 2))):
+        beside = np.zeros_like(stones)
+        beside[max(0, -dy):h - max(0, dy), max(0, -dx):w - max(0, dx)] = \
+            stones[max(0, dy):h - max(0, -dy), max(0, dx):w - max(0, -dx)]
+        evidence = np.minimum(seen[:, :, arm], waist[:, :, k])
+        out = np.where(beside, np.maximum(out, evidence), out)
+    return out
+
+
 def _judge(f: PointFeatures, wood_light: np.ndarray, wood_chroma: np.ndarray,
            black_light: np.ndarray, wood_level: float,
            cfg: StoneConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -282,6 +408,10 @@ def _judge(f: PointFeatures, wood_light: np.ndarray, wood_chroma: np.ndarray,
     labels[white > 0] = WHITE
     labels[black > 0] = BLACK
     labels[crossed > 0] = EMPTY
+    # Dark beside a stone, with the arm pointing away from it plain: that stone's shadow.
+    shadow = np.where(labels == BLACK, _shadowed(f, labels != EMPTY, wood_level, cfg), -1.0)
+    labels[shadow > 0] = EMPTY
+    crossed = np.maximum(crossed, shadow)
     margin = np.where(labels == BLACK, np.minimum(black, -crossed),
                       np.where(labels == WHITE, np.minimum(white, -crossed),
                                np.maximum(-np.maximum(black, white), crossed)))

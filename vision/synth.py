@@ -39,6 +39,10 @@ class Scene:
     """Light falls off by up to this share across the picture."""
     glare: bool = True
     shadows: bool = True
+    lamp: float = 0.0
+    """A low lamp: each stone casts a hard shadow, its outline moved this many cells away
+    from the light and everything it swept on the way, four fifths dark (0: the soft shadow
+    of light from above, ``shadows``)."""
     noise: float = 6.0
     """Standard deviation of the pixel noise (grey levels)."""
     blur: float = 1.0
@@ -149,15 +153,26 @@ _LAYERS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
 def _put_stones(img: np.ndarray, stones: list[_Stone], lifted: list[np.ndarray], cell: int,
-                light: np.ndarray, shadows: bool) -> None:
+                light: np.ndarray, shadows: bool, lamp: float = 0.0) -> None:
     """Draw ``stones`` on the square-on board ``img``: each one's shadow where it stands and
     its body as the union of its cross-sections at the `_LAYERS` heights, each moved by its
     ``lifted`` offset (px, one per layer: where that height is seen) and as wide as a lens
-    there, with a highlight towards ``light`` on its upper half."""
+    there, with a highlight towards ``light`` on its upper half. With a ``lamp`` (cells; see
+    `Scene.lamp`) all the stones' shadows fall on the board first, away from the light, and
+    the stones stand lit above them."""
     radius = 0.47 * cell
+    if lamp:
+        cast: np.ndarray = np.zeros(img.shape[:2], np.float32)
+        for stone in stones:
+            near = (int(round(stone.x)), int(round(stone.y)))
+            far = (int(round(stone.x + light[0] * lamp * cell)),
+                   int(round(stone.y + light[1] * lamp * cell)))
+            cv2.line(cast, near, far, 1.0, int(round(2 * radius)))
+            cv2.circle(cast, far, int(radius), 1.0, -1)
+        img *= (1.0 - 0.8 * cv2.GaussianBlur(cast, (0, 0), cell / 25))[:, :, None]
     for stone, lifts in zip(stones, lifted):
         cx, cy = stone.x, stone.y
-        if shadows:
+        if shadows and not lamp:
             sh: np.ndarray = np.zeros(img.shape[:2], np.float32)
             cv2.circle(sh, (int(cx + 0.12 * cell), int(cy + 0.12 * cell)), int(radius), 1.0, -1)
             sh = cv2.GaussianBlur(sh, (0, 0), cell / 10)
@@ -228,7 +243,8 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     on_board = to_image.astype(np.float64) @ lattice_to_board
     lifts = np.stack([cell * lift_shift(on_board, (h, w), n, 2 * scene.stone_height * share)
                       for share in _LAYERS], axis=1)  # (point, layer, 2)
-    _put_stones(board, stones, [lifts[s.point] for s in stones], cell, light, scene.shadows)
+    _put_stones(board, stones, [lifts[s.point] for s in stones], cell, light, scene.shadows,
+                scene.lamp)
     cloth = np.array(rng.uniform(30, 200, 3))
     background = np.empty((h, w, 3), np.float64)
     background[:] = cloth

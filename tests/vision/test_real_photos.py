@@ -38,13 +38,14 @@ def _accuracy(t) -> float:
 
 
 # Floors: (set, share of intersections right, boards perfect, boards found), each a little
-# under what benchmarks/vision_accuracy.py printed on 2026-11-23 (in brackets), leaving
+# under what benchmarks/vision_accuracy.py printed on 2026-11-24 (in brackets), leaving
 # room for another OpenCV build, not for a regression.
 FLOORS = [
     ("imago/t1", 0.999, 10, 11),  # (100.000%, 11/11 perfect)
     ("imago/9x9", 1.0, 1, 1),
     ("imago/13x13", 1.0, 1, 1),
     ("gomrade/testing_sequence", 0.999, 11, 12),  # (100.000%, 12/12)
+    ("gomrade/1", 0.995, 0, 1),  # (100.000%, 1/1: a low lamp's shadows read empty)
     ("tengen/game_9", 0.9995, 13, 15),  # (100.000%, 14/14)
     ("tengen/game_13", 0.9995, 27, 28),  # (100.000%, 28/28)
     ("tengen/setup", 0.997, 12, 14),  # (99.824%, 13/14)
@@ -61,8 +62,8 @@ def test_stone_sets_stay_above_their_floor(tallies, name, accuracy, perfect, fou
 
 def test_every_photo_with_stones_stays_above_the_overall_floor(tallies) -> None:
     t = tallies["all"]
-    assert _accuracy(t) >= 0.999  # (99.937%: 11 of 17,358 wrong)
-    assert t.perfect >= 81  # (83 of 86)
+    assert _accuracy(t) >= 0.9995  # (99.977%: 4 of 17,358 wrong)
+    assert t.perfect >= 82  # (84 of 86)
     assert t.size_right >= 88  # (88 of 88)
 
 

@@ -10,7 +10,8 @@ import cv2
 import numpy as np
 
 from vision.config import STONES
-from vision.stones import bare_wood, features, line_contrast, local_wood, read_stones
+from vision.stones import (BLACK, arm_contrast, bare_wood, classify, features, line_contrast,
+                           local_wood, read_stones)
 
 CELL = 40
 WOOD = (120, 190, 225)  # BGR, a light kaya
@@ -20,12 +21,14 @@ PALE = (200, 212, 218)  # a pale, almost grey wood
 def drawn_board(rows: list[str], wood: tuple[int, int, int] = WOOD,
                 shadows: list[tuple[float, float, float, float]] = (),
                 off: tuple[float, float] = (0.0, 0.0),
+                lamp: tuple[float, float] = (0.0, 0.0),
                 colours: tuple[tuple[int, int, int], tuple[int, int, int]] = (
                     (25, 25, 25), (235, 238, 240))) -> tuple[np.ndarray, np.ndarray]:
     """A board seen square-on: ``rows`` of . X O (top row first), cells of CELL px, one
     cell of wood around the grid. ``shadows``: ellipses (i, j, half-width, half-height in
     cells) whose light is halved; ``off``: how far (cells) every stone lies off its point;
-    ``colours``: the X and the O stones' (BGR). Returns the image and its lattice -> pixel
+    ``lamp``: how far (cells, x and y) the hard shadow each stone casts under a low lamp
+    reaches past it, as dark as a black stone; ``colours``: the X and the O stones' (BGR). Returns the image and its lattice -> pixel
     homography."""
     n = len(rows)
     side = (n + 1) * CELL
@@ -42,6 +45,16 @@ def drawn_board(rows: list[str], wood: tuple[int, int, int] = WOOD,
         mask = cv2.GaussianBlur(mask, (0, 0), 3)
         img *= 1.0 - 0.55 * mask[:, :, None]
     r = int(0.5 * CELL)
+    stones = [(i, j) for j, row in enumerate(rows) for i, ch in enumerate(row) if ch != "."]
+    if lamp != (0.0, 0.0):
+        cast = np.zeros((side, side), np.float64)
+        for i, j in stones:
+            near = (int(CELL * (i + 1 + off[0])), int(CELL * (j + 1 + off[1])))
+            far = (int(near[0] + lamp[0] * CELL), int(near[1] + lamp[1] * CELL))
+            cv2.line(cast, near, far, 1.0, 2 * r)
+            cv2.circle(cast, far, r, 1.0, -1)
+        dark = cv2.GaussianBlur(cast, (0, 0), 1.5)[:, :, None]
+        img = img * (1.0 - dark) + np.array(colours[0], np.float64) * dark
     for j, row in enumerate(rows):
         for i, ch in enumerate(row):
             if ch != ".":
@@ -80,6 +93,66 @@ def test_without_looking_for_the_lines_those_shadows_would_be_stones() -> None:
     rows = [".........", ".X.......", *["........."] * 7]
     image, h = drawn_board(rows, shadows=[(2.0, 1, 1.2, 0.5)])
     assert read(image, h, 9, line_seen=1e9)[1][2] == "X"
+
+
+LAMPLIT = [
+    ".........",
+    ".X...XX..",
+    ".........",
+    "..X..OX..",
+    ".........",
+    ".XX..X...",
+    ".........",
+    "...X..O..",
+    ".........",
+]
+"""Stones under a low lamp on the left: a shadow as dark as a black stone, the stone's
+outline moved 0.7 cell to its right, falls over the empty point there or the next stone."""
+
+
+def test_a_low_lamps_shadow_over_the_next_point_is_not_a_black_stone() -> None:
+    #   . X ▓ . . X X ▓ .     ▓: a stone's shadow, as dark as a black stone. On the side
+    #   . . X ▓ . O X ▓ .     away from the stone, the arm of the line shows (a stone on
+    #   . X X ▓ . X ▓ . .     the point would hide it), and the dark stays as wide as the
+    #   . . . X ▓ . O ▓ .     stone from the black stone, or from where the white one
+    #                         ends (two stones narrow between them)
+    image, h = drawn_board(LAMPLIT, lamp=(0.7, 0.0))
+    assert read(image, h, 9) == LAMPLIT
+
+
+def test_one_arm_of_the_cross_shows_beside_a_shadows_caster_none_under_a_stone() -> None:
+    image, _ = drawn_board(LAMPLIT, lamp=(0.7, 0.0))
+    light = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float64)
+    arms = arm_contrast(light, 9, dataclasses.replace(STONES, cell=CELL))
+    left, right, up, down = np.moveaxis(arms, -1, 0)
+    assert right[1, 2] > 50 and max(left[1, 2], up[1, 2], down[1, 2]) < 10  # the shadow
+    assert arms[1, 1].max() < 5 and arms[3, 6].max() < 5  # stones, one of them shadowed
+    assert arms[6, 7].min() > 50  # bare wood
+
+
+def test_a_stone_and_its_shadow_stay_one_band_two_stones_narrow_between_them() -> None:
+    cfg = dataclasses.replace(STONES, cell=CELL)
+    image, h = drawn_board(LAMPLIT, lamp=(0.7, 0.0))
+    waists = features(image, h, 9, cfg).waists[:, :, 0]  # the way from the left neighbour
+    assert waists[1, 2] > 0.9 and waists[3, 3] > 0.9  # black stones' shadows
+    assert waists[7, 7] > 0.9  # a white stone's
+    assert waists[8, 1] == 0  # bare wood
+    image, h = drawn_board(LAMPLIT)  # no lamp
+    waists = features(image, h, 9, cfg).waists[:, :, 0]
+    narrow = STONES.shadow_waist
+    assert waists[1, 6] < narrow and waists[5, 2] < narrow  # two stones side by side
+    assert waists[3, 6] < narrow  # a black stone touching a white one
+
+
+def test_without_either_sign_a_shadow_reads_black() -> None:
+    image, h = drawn_board(LAMPLIT, lamp=(0.7, 0.0))
+    cfg = dataclasses.replace(STONES, cell=CELL)
+    f = features(image, h, 9, cfg)
+    for blind in (dataclasses.replace(f, arms=np.zeros_like(f.arms)),
+                  dataclasses.replace(f, waists=np.zeros_like(f.waists))):
+        labels, _ = classify(blind, cfg)
+        assert labels[1, 2] == BLACK and labels[1, 7] == BLACK and labels[3, 3] == BLACK
+        assert labels[7, 7] == BLACK
 
 
 def test_empty_points_on_the_edge_beside_black_stones_on_pale_wood_stay_empty() -> None:
