@@ -266,12 +266,23 @@ def lattice_through(points: np.ndarray, axes: tuple[np.ndarray, np.ndarray],
     before far points are numbered. It is started from each of the ``cfg.stone_seeds``
     points with the most neighbours, and the lattice that fits the most points kept: the
     most crowded may lie off the board's lattice (a ring of dark gaps in a bowl of white
-    stones, a stone whose neighbours lie askew), and then little or nothing grows from it."""
+    stones, a stone whose neighbours lie askew), and then little or nothing grows from it.
+    And from ``cfg.stone_seeds_apart`` more, each the most crowded at least that many
+    cells from every seed before it: seen steeply, the far rows are crowded in pixels,
+    and all the most crowded may lie there, where a lattice is easily misnumbered."""
     cell = float(np.hypot(*axes[0]) + np.hypot(*axes[1])) / 2.0
     d = np.hypot(*(points[None] - points[:, None]).transpose(2, 0, 1))
     crowd = (d < 3.2 * cell).sum(axis=1)
+    order = np.argsort(-crowd, kind="stable")
+    seeds = [int(k) for k in order[:cfg.stone_seeds]]
+    more, apart = cfg.stone_seeds_apart
+    for k in order:
+        if len(seeds) == cfg.stone_seeds + more:
+            break
+        if (d[k, seeds] >= apart * cell).all():
+            seeds.append(int(k))
     best: tuple[np.ndarray, np.ndarray] | None = None
-    for k in np.argsort(-crowd, kind="stable")[:cfg.stone_seeds]:
+    for k in seeds:
         grown = _lattice_from(points, int(k), axes, d[k], cell, cfg)
         if grown is not None and (best is None or len(grown[1]) > len(best[1])):
             best = grown

@@ -435,10 +435,51 @@ def test_the_lattice_through_the_most_stones_is_kept_whichever_stone_it_grew_fro
         return None if n is None else (np.eye(3), np.zeros((n, 2), dtype=int))
 
     monkeypatch.setattr(stone_lattice_module, "_lattice_from", grown)
-    kept = lattice_through(points, axes)
+    crowded_only = dataclasses.replace(LOCATE, stone_seeds_apart=(0, 4.0))
+    kept = lattice_through(points, axes, crowded_only)
     assert kept is not None and len(kept[1]) == 30 and len(set(tried)) == 3
     tried.clear()
-    assert lattice_through(points, axes, dataclasses.replace(LOCATE, stone_seeds=1)) is None
+    assert lattice_through(points, axes, dataclasses.replace(crowded_only, stone_seeds=1)) is None
+
+
+def test_seeds_are_also_taken_away_from_the_most_crowded_stones(monkeypatch) -> None:
+    #   · · · · · · · · ·     a lattice of stones 20 px apart: the lattice is grown from
+    #   · · · · · · · · ·     the three with the most stones around them (*), then from
+    #   · · · · · · · · ·     two more (+), each the most crowded stone at least 4 cells
+    #   · · · * * * · · ·     from every seed before it (here no lattice grows at all)
+    #   · · · · · · · · ·
+    #   · · · · · · · · ·
+    #   · · · · · · · · ·
+    #   · · · + · · · + ·
+    #   · · · · · · · · ·
+    points = grid.apply(np.diag([20.0, 20.0, 1.0]), grid.lattice(9))
+    axes = (np.array([20.0, 0.0]), np.array([0.0, 20.0]))
+    tried: list[int] = []
+
+    def grown(points: np.ndarray, k: int, *args: object) -> tuple[np.ndarray, np.ndarray] | None:
+        tried.append(k)
+        return None
+
+    monkeypatch.setattr(stone_lattice_module, "_lattice_from", grown)
+    assert lattice_through(points, axes) is None
+    seeds = points[tried]
+    assert len(tried) == LOCATE.stone_seeds + LOCATE.stone_seeds_apart[0]
+    apart = 4.0 * 20.0
+    for i in range(LOCATE.stone_seeds, len(seeds)):
+        assert np.linalg.norm(seeds[:i] - seeds[i], axis=1).min() >= apart
+
+
+def test_a_crowded_board_whose_most_crowded_stones_lie_in_its_far_rows_is_found() -> None:
+    # A hand over a board three points in four taken, seen from 45 degrees (seed 1): the
+    # three most crowded stones lie in the far rows, crowded in pixels, and each lattice
+    # grown from them numbers only 40 to 51 of about 130 stones. A seed farther off grows
+    # the whole lattice.
+    shot = render(random_position(19, 1, stones=0.75), 1,
+                  Scene(hand=True, camera_tilt=45, stone_height=0.2))
+    fit = locate(shot.image)
+    assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
+    with pytest.raises(BoardNotFound):
+        locate(shot.image, cfg=dataclasses.replace(LOCATE, stone_seeds_apart=(0, 4.0)))
 
 
 @pytest.mark.parametrize("lines, tilt, seed", [(19, 65, 1), (19, 65, 3), (13, 55, 1), (13, 65, 0)])
