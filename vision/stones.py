@@ -35,6 +35,20 @@ from .config import STONES, StoneConfig
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 
+_NEIGHBOURS = ((0, -1), (0, 1), (-1, 0), (1, 0))
+"""The neighbour on the left, the right, above and below, as (rows, columns) offsets: the
+order of `PointFeatures.arms` and `PointFeatures.waists`. The arm pointing away from the
+neighbour ``k`` is ``k ^ 1``."""
+
+
+def _beside(size: int, dy: int, dx: int) -> tuple[tuple[slice, slice], tuple[slice, slice]]:
+    """The points of a (size, size) board that have a neighbour ``dy`` rows and ``dx``
+    columns off, and those neighbours, as two pairs of slices."""
+    h, w = size - abs(dy), size - abs(dx)
+    here = (slice(max(0, -dy), max(0, -dy) + h), slice(max(0, -dx), max(0, -dx) + w))
+    there = (slice(max(0, dy), max(0, dy) + h), slice(max(0, dx), max(0, dx) + w))
+    return here, there
+
 
 @dataclasses.dataclass(frozen=True)
 class PointFeatures:
@@ -45,9 +59,10 @@ class PointFeatures:
     and column beyond the grid too (size + 1, size + 1): ``centre_light`` and
     ``centre_chroma``, bare wood wherever no stone reaches over it. ``tint`` and
     ``centre_tint`` (the same shapes, 2 more at the end) are the colour's (a, b), 0 grey.
-    ``arms`` (size, size, 4): how plainly each arm of the cross shows (see `arm_contrast`);
-    ``waists`` (size, size, 4): how the dark joins each point to its neighbour on the left,
-    the right, above and below (see `dark_waists`)."""
+    ``arms`` (size, size, 4): how plainly each arm of the cross shows, towards the left, the
+    right, the top and the bottom (see `arm_contrast`); ``waists`` (size, size, 4): how the
+    dark joins each point to its neighbour on the left, the right, above and below (see
+    `dark_waists`)."""
 
     light: np.ndarray
     chroma: np.ndarray
@@ -238,10 +253,8 @@ def dark_waists(light: np.ndarray, points: np.ndarray, wood: np.ndarray, dark: n
     reach = int(round(cfg.waist_reach * c))
     across = np.arange(-reach, reach + 1)
     out = np.zeros((size, size, 4))
-    for k, (dy, dx) in enumerate(((0, -1), (0, 1), (-1, 0), (1, 0))):
-        h, w = size - abs(dy), size - abs(dx)
-        here = (slice(max(0, -dy), max(0, -dy) + h), slice(max(0, -dx), max(0, -dx) + w))
-        there = (slice(max(0, dy), max(0, dy) + h), slice(max(0, dx), max(0, dx) + w))
+    for k, (dy, dx) in enumerate(_NEIGHBOURS):
+        here, there = _beside(size, dy, dx)
         todo = dark[here]
         near, far = points[there][todo], points[here][todo]  # from the neighbour
         step = far - near
@@ -376,15 +389,12 @@ def _shadowed(f: PointFeatures, stones: np.ndarray, level: float,
     ``cfg.shadow_arm`` times `line_seen` (one arm alone is noisier than a line)."""
     seen = f.arms / max(level, 1.0) / (cfg.shadow_arm * cfg.line_seen) - 1.0
     waist = (f.waists - cfg.shadow_waist) / (1.0 - cfg.shadow_waist)
-    h, w = stones.shape
     out = np.full(stones.shape, -1.0)
-    # The neighbour's offset (as `dark_waists` orders them) and the arm pointing away from
-    # it (left, right, up, down).
-    for k, ((dy, dx), arm) in enumerate((((0, -1), 1), ((0, 1), 0), ((-1, 0), 3), ((1, 0), 2))):
+    for k, (dy, dx) in enumerate(_NEIGHBOURS):
+        here, there = _beside(stones.shape[0], dy, dx)
         beside = np.zeros_like(stones)
-        beside[max(0, -dy):h - max(0, dy), max(0, -dx):w - max(0, dx)] = \
-            stones[max(0, dy):h - max(0, -dy), max(0, dx):w - max(0, -dx)]
-        evidence = np.minimum(seen[:, :, arm], waist[:, :, k])
+        beside[here] = stones[there]
+        evidence = np.minimum(seen[:, :, k ^ 1], waist[:, :, k])
         out = np.where(beside, np.maximum(out, evidence), out)
     return out
 
