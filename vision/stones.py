@@ -205,26 +205,35 @@ def _cross(profiles: list[tuple[np.ndarray, np.ndarray]], size: int, cfg: StoneC
 
 
 def arm_contrast(light: np.ndarray, size: int, cfg: StoneConfig = STONES,
-                 lift: np.ndarray | None = None) -> np.ndarray:
+                 lift: np.ndarray | None = None, wood: np.ndarray | None = None) -> np.ndarray:
     """How plainly each of the four arms of the cross of lines shows at every intersection
     of the rectified lightness ``light``, in grey levels: (size, size, 4), the arms towards
     the left, the right, the top and the bottom of the board. A stone on the point hides all
     four; a shadow cast over the point from a stone beside it leaves the arm pointing away
     from that stone plain. An arm a stone on the point would lean away from by
     ``cfg.line_lean`` or more (``lift``, see `line_contrast`) counts 0: its underside may
-    show it."""
-    return _arms(_arm_profiles(light, size, cfg), size, cfg, lift)
+    show it. With ``wood`` (size, size), the wood's lightness at each point, an arm that
+    runs off the board from an outer line (no line there) counts how far the board there
+    is lighter than a black stone (`black_drop` darker than that wood): a stone on the
+    point would cover that too."""
+    return _arms(_arm_profiles(light, size, cfg), size, cfg, lift, wood)
 
 
 def _arms(profiles: list[tuple[np.ndarray, np.ndarray]], size: int, cfg: StoneConfig,
-          lift: np.ndarray | None) -> np.ndarray:
+          lift: np.ndarray | None, wood: np.ndarray | None = None) -> np.ndarray:
     """`arm_contrast` from the `_arm_profiles`."""
     lean = np.zeros((size * size, 2)) if lift is None else lift
+    lat = grid.lattice(size)
     arms = []
     for axis, (before, after) in enumerate(profiles):
         leaning = lean[:, axis]
-        arms.append(np.where(leaning >= cfg.line_lean, 0.0, _valley(before)))
-        arms.append(np.where(leaning <= -cfg.line_lean, 0.0, _valley(after)))
+        for profile, outer, away in ((before, 0, leaning >= cfg.line_lean),
+                                     (after, size - 1, leaning <= -cfg.line_lean)):
+            seen = _valley(profile)
+            if wood is not None:
+                bare = profile.mean(axis=1) - (1.0 - cfg.black_drop) * wood.reshape(-1)
+                seen = np.where(lat[:, axis] == outer, bare, seen)
+            arms.append(np.where(away, 0.0, seen))
     out: np.ndarray = np.stack(arms, axis=-1).reshape(size, size, 4)
     return out
 
@@ -308,9 +317,10 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
         centre_light, at_centres(chroma),
         np.stack([at_points(a), at_points(b)], axis=-1),
         np.stack([at_centres(a), at_centres(b)], axis=-1),
-        _arms(profiles, size, cfg, shift),
-        dark_waists(light, pts.reshape(size, size, 2), wood,
-                    point_light < (1.0 - cfg.black_drop) * wood, cfg))
+        _arms(profiles, size, cfg, shift, wood),
+        # Dark against the wood near it or, where that is shaded too, the board's wood.
+        dark_waists(light, pts.reshape(size, size, 2), wood, point_light < (
+            1.0 - cfg.black_drop) * np.maximum(wood, np.median(centre_light[1:-1, 1:-1])), cfg))
 
 
 def local_wood(centres: np.ndarray, dirty: np.ndarray | None = None,

@@ -120,6 +120,21 @@ def test_a_low_lamps_shadow_over_the_next_point_is_not_a_black_stone() -> None:
     assert read(image, h, 9) == LAMPLIT
 
 
+def test_a_shadow_over_a_point_on_the_edge_is_not_a_black_stone_either() -> None:
+    #   . . . . . . . X ▓     the arm pointing away from the stone runs off the board: no
+    #   . . . . . . O X ▓     line there, but the bare wood beyond the last line, which a
+    #                         stone on the point would cover
+    rows = [".........", ".......X.", ".........", "......OX.", *["........."] * 5]
+    image, h = drawn_board(rows, lamp=(0.7, 0.0))
+    assert read(image, h, 9) == rows
+    cfg = dataclasses.replace(STONES, cell=CELL)
+    f = features(image, h, 9, cfg)
+    light = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float64)
+    lines_only = dataclasses.replace(f, arms=arm_contrast(light, 9, cfg))  # no wood beyond
+    labels, _ = classify(lines_only, cfg)
+    assert labels[1, 8] == BLACK and labels[3, 8] == BLACK
+
+
 def test_one_arm_of_the_cross_shows_beside_a_shadows_caster_none_under_a_stone() -> None:
     image, _ = drawn_board(LAMPLIT, lamp=(0.7, 0.0))
     light = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float64)
