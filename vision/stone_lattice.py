@@ -283,7 +283,7 @@ def lattice_through(points: np.ndarray, axes: tuple[np.ndarray, np.ndarray],
             seeds.append(int(k))
     best: tuple[np.ndarray, np.ndarray] | None = None
     for k in seeds:
-        grown = _lattice_from(points, int(k), axes, d[k], cell, cfg)
+        grown = _lattice_from(points, k, axes, d[k], cell, cfg)
         if grown is not None and (best is None or len(grown[1]) > len(best[1])):
             best = grown
     return best

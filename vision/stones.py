@@ -275,12 +275,12 @@ def dark_waists(light: np.ndarray, points: np.ndarray, wood: np.ndarray, dark: n
         ys = np.clip(np.round(at[..., 1]).astype(int), 0, smooth.shape[0] - 1)
         pair_wood = (wood[here][todo] + wood[there][todo]) / 2
         shaded = smooth[ys, xs] < (1.0 - cfg.black_drop) * pair_wood[:, None, None]
-        # The dark run through the line joining the points, each way from it.
+        on_line = shaded[..., reach]  # on the line joining the points
+        # The dark run through that line, each way from it.
         one_way = (np.cumprod(shaded[..., reach:], axis=-1).sum(axis=-1)
                    + np.cumprod(shaded[..., reach::-1], axis=-1).sum(axis=-1))
-        width = np.where(shaded[..., reach], one_way - 1, 0) / c
-        begins = np.where(shaded[..., reach].any(axis=-1),
-                          along[np.argmax(shaded[..., reach], axis=-1)], np.inf)
+        width = np.where(on_line, one_way - 1, 0) / c
+        begins = np.where(on_line.any(axis=-1), along[np.argmax(on_line, axis=-1)], np.inf)
         looked = along[None, :] >= np.maximum(begins + cfg.waist_edge, first)[:, None]
         narrowest = np.where(looked, width, np.inf).min(axis=-1)
         out[here + (k,)][todo] = np.where(np.isfinite(narrowest), narrowest, 0.0)
