@@ -16,7 +16,9 @@ folders of the image path) and over all images:
 - boards read perfectly; grid-corner error in cells where corners are labelled: the median
   of each image's worst corner and the shares of images whose four corners are all within a
   quarter and within half a cell (boards not found count as outside; within half a cell is
-  the right grid, whatever the labels' own offset); the median milliseconds per image.
+  the right grid, whatever the labels' own offset); the median milliseconds per image;
+- a check of every board found that needs no labels: where the photo's own outer lines show
+  near each corner, measured from the grid found (`vision.evaluate.edge_line_offsets`).
 
 ``--rotations`` runs every image turned by 0, 90, 180 and 270 degrees (labelled corners
 turned with it) and prints one table per turn: the reader should not care.
@@ -41,7 +43,8 @@ sys.path.insert(0, str(ROOT))
 
 from vision import BoardNotFound, read_board  # noqa: E402
 from vision.evaluate import (  # noqa: E402
-    corner_error_cells, corner_offsets, points_right, single_stone_rows, turn_points)
+    corner_error_cells, corner_offsets, edge_line_offsets, points_right, single_stone_rows,
+    turn_points)
 
 DEFAULT = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
 TURNS = {0: None, 90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180,
@@ -63,6 +66,7 @@ class Tally:
     sizes_read: Counter[int] = field(default_factory=Counter)
     corner_errors: list[float] = field(default_factory=list)
     label_offsets: list[np.ndarray] = field(default_factory=list)
+    edge_offsets: list[np.ndarray] = field(default_factory=list)
     ms: list[float] = field(default_factory=list)
 
     def row(self, name: str) -> str:
@@ -121,9 +125,13 @@ def run(manifest: Path, deg: int, only: str | None, verbose: bool) -> dict[str, 
         if truth is None and row.get("single_stone"):
             s = row.get("size") or size or 19
             truth = single_stone_rows(s, row["single_stone"]["point"], row["single_stone"]["color"])
+        edges = None if reading is None else edge_line_offsets(
+            cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), reading.homography, reading.size)
         for name in (set_name(row["image"]), "all"):
             t = tallies[name]
             t.images += 1
+            if edges is not None:
+                t.edge_offsets.append(edges)
             t.found += reading is not None
             if size is not None:
                 t.sizes_read[size] += 1
@@ -174,6 +182,26 @@ def print_label_offsets(tallies: dict[str, Tally]) -> None:
               f"{100 * f.within:>5.1f}% {100 * f.within_less_inward:>10.1f}%")
 
 
+def print_edge_offsets(tallies: dict[str, Tally]) -> None:
+    """Where the photo's own outer grid lines lie from the found grid's (`edge_line_offsets`):
+    a check of every board found that needs no labels. Per set: edge stretches where a line
+    shows (8 per board: each edge near each end), their median inward offset in cells and
+    the share within a tenth of a cell; boards with any stretch seen, and the shares whose
+    stretches are all within a tenth and within a quarter of a cell."""
+    print(f"\n{'outer lines in the photo':<28} {'seen':>7} {'inward':>7} {'<=.1':>6} "
+          f"{'boards':>7} {'<=.1':>6} {'<=.25':>6}")
+    for name, t in sorted(tallies.items(), key=lambda kv: (kv[0] == "all", kv[0])):
+        e = np.stack(t.edge_offsets) if t.edge_offsets else np.full((0, 8), np.nan)
+        seen = ~np.isnan(e)
+        boards = seen.any(axis=1)
+        if not boards.any():
+            continue
+        far = np.where(seen, np.abs(e), 0.0).max(axis=1)[boards]
+        print(f"{name:<28} {int(seen.sum()):>7} {np.median(e[seen]):7.3f} "
+              f"{100 * np.mean(np.abs(e[seen]) <= 0.1):5.1f}% {int(boards.sum()):>7} "
+              f"{100 * np.mean(far <= 0.1):5.1f}% {100 * np.mean(far <= 0.25):5.1f}%")
+
+
 @dataclass(frozen=True)
 class LabelOffsets:
     """Figures of a set's label offsets: how many corners; the median inward and (absolute)
@@ -216,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
             for name in sorted(tallies, key=lambda k: (k == "all", k)):
                 print(tallies[name].row(name))
             print_label_offsets(tallies)
+            print_edge_offsets(tallies)
     return 0
 
 

@@ -13,7 +13,10 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
+
+from .grid import apply
 
 if TYPE_CHECKING:
     from .synth import Scene, Synthetic
@@ -104,6 +107,42 @@ def corner_offsets(found: np.ndarray, labelled: np.ndarray, size: int) -> np.nda
     inward = np.sum(d * u, axis=1) / cell
     across = (d[:, 0] * u[:, 1] - d[:, 1] * u[:, 0]) / cell
     out: np.ndarray = np.c_[inward, across]
+    return out
+
+
+def edge_line_offsets(gray: np.ndarray, homography: np.ndarray, size: int,
+                      reach: float = 0.3, seen: float = 3.0) -> np.ndarray:
+    """Where the photo's own outer grid lines lie from the found grid's, in cells, positive
+    inward: a check of the grid against the pixels that needs no labels. (8,): each of the
+    four edges near each of its ends, in order (top, bottom, left, right) x (start, end) in
+    lattice terms. An edge is looked for within ``reach`` cell either side of the found
+    one, on the stretch from 0.3 to 3.5 cells along it from that end, as the shift where
+    the stretch's median grey is darkest against the grey 0.2 cell either side; NaN where
+    nothing there is ``seen`` grey levels darker than both sides (a stone on the line, a
+    hand). ``homography`` maps lattice (column, row) to ``gray``'s pixels."""
+    step, side = 0.02, 10  # shifts in cells; the sides of a shift lie 0.2 cell from it
+    shifts = np.arange(-round(reach / step) - side, round(reach / step) + side + 1) * step
+    along = np.linspace(0.3, 3.5, 60)
+    last = size - 1.0
+    stretches = []  # (8, shifts, along, 2) lattice points, ordered as the loops run
+    for edge in (0.0, last):
+        for horizontal in (True, False):
+            for start in (True, False):
+                t, c = np.meshgrid(along if start else last - along, edge + shifts)
+                stretches.append(np.stack([t, c] if horizontal else [c, t], axis=-1))
+    pts = np.stack(stretches)
+    xy = apply(homography, pts.reshape(-1, 2)).astype(np.float32)
+    blurred = cv2.GaussianBlur(np.asarray(gray, dtype=np.float32), (0, 0), 0.7)
+    grey = cv2.remap(blurred, xy[None, :, 0], xy[None, :, 1], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=float("nan"))
+    profile = np.median(grey.reshape(pts.shape[:3]), axis=2)  # (8, shifts)
+    darker = (profile[:, :-2 * side] + profile[:, 2 * side:]) / 2 - profile[:, side:-side]
+    darker = np.where(np.isnan(darker), -np.inf, darker)
+    best = np.argmax(darker, axis=1)
+    shift = shifts[side:-side][best]
+    order = (0, 2, 1, 3)  # (edge 0, edge last) x (horizontal, vertical) -> top, bottom, left, right
+    inward = np.where(darker[np.arange(8), best] >= seen, np.repeat([1.0, -1.0], 4) * shift, np.nan)
+    out: np.ndarray = inward.reshape(4, 2)[list(order)].reshape(8)
     return out
 
 
