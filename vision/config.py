@@ -214,6 +214,13 @@ class StoneConfig:
     times `line_seen` for a dark point to be that stone's shadow: one arm alone is noisier
     than a line (black stones on synthetic boards seen from 55 and 65 degrees show up to
     0.10; on the real photos the shadows' arms show 0.11 to 0.35, no stone's 0.06)."""
+    pale_arm: float = 1.0
+    """A point whose lines are hidden, lighter than the wood and nearer in colour to the
+    lighter stones than to the wood, is a pale stone (`vision.stones._pale_whites`) only if
+    no arm of its cross along the board shows this many times `line_seen`, and at least
+    two such arms were looked at (not leant over). Empty points beside stones leaning over
+    them on synthetic boards seen from 55 and 65 degrees left an arm at 1.4 to 2.3; cream
+    stones show up to 1.1, 99% of them under 0.44."""
     shadow_waist: float = 0.75
     """The dark on the way from a stone to its neighbour's point must stay at least this
     wide (cells) for it to be that stone's shadow (see `vision.stones.dark_waists`). On the

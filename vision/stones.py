@@ -499,7 +499,8 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     they are not black and white (the darker grey to within ``cfg.black_tint``, the other
     lighter than the wood, however a lamp tints it), each point where no cross of lines
     shows is read as the nearest of the wood and the two clusters, the darker cluster
-    black (the first player's), or the lighter if ``cfg.lighter_black``."""
+    black (the first player's), or the lighter if ``cfg.lighter_black``. Black and white
+    stones are read as they are but for pale ones (`_pale_whites`)."""
     dirty = _stone_covered(labels != EMPTY)
     wood_light = local_wood(f.centre_light, dirty)
     wood_tint = np.stack([local_wood(f.centre_tint[..., c], dirty) for c in (0, 1)], axis=-1)
@@ -513,12 +514,12 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     if clusters is None:
         return labels, confidence
     centres, own = clusters
-    if np.linalg.norm(centres[0, 1:] - centres[1, 1:]) < cfg.set_split:
-        return labels, confidence
     dark = int(np.argmin(centres[:, 0]))
-    if (np.linalg.norm(np.median(f.tint[occupied][own == dark], axis=0)) < cfg.black_tint
-            and centres[1 - dark, 0] > 0):
-        return labels, confidence  # grey stones darker and stones lighter than the wood
+    if (np.linalg.norm(centres[0, 1:] - centres[1, 1:]) < cfg.set_split
+            or (np.linalg.norm(np.median(f.tint[occupied][own == dark], axis=0)) < cfg.black_tint
+                and centres[1 - dark, 0] > 0)):
+        return _pale_whites(labels, confidence, colour, hidden, f.arms / max(level, 1.0),
+                            centres[1 - dark], cfg)
     black = 1 - dark if cfg.lighter_black else dark
     # Distances to the wood (the origin), the black and the white cluster.
     ends = np.array([np.zeros(3), centres[black], centres[1 - black]])
@@ -528,6 +529,38 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     nearer = (two[..., 1] - two[..., 0]) / (two.sum(axis=-1) + 1e-9)
     return sets.astype(labels.dtype), np.where(hidden, 0.5 + 0.5 * np.tanh(4.0 * nearer),
                                                confidence)
+
+
+def _on_board(size: int) -> np.ndarray:
+    """The arms (size, size, 4), as `arm_contrast` orders them, that run along a line of
+    the board: not those running off it from an outer line."""
+    out = np.ones((size, size, 4), bool)
+    out[:, 0, 0] = out[:, -1, 1] = out[0, :, 2] = out[-1, :, 3] = False
+    return out
+
+
+def _pale_whites(labels: np.ndarray, confidence: np.ndarray, colour: np.ndarray,
+                 hidden: np.ndarray, arms: np.ndarray, pale: np.ndarray,
+                 cfg: StoneConfig) -> tuple[np.ndarray, np.ndarray]:
+    """``labels`` and ``confidence`` with the points read empty where no cross of lines
+    shows and no arm of it either (``arms`` (n, n, 4) in grey levels over the wood's, see
+    `arm_contrast`; under ``cfg.pale_arm`` times `line_seen`, of two arms at least along
+    the board and not leant over), but lighter than the wood
+    and nearer in ``colour`` (n, n, 3) to the lighter stones' cluster ``pale`` (3,) than
+    to the wood, read white: cream stones, or white ones in dim light, that do not rise
+    `white_rise` over the wood. A stone leaning over an empty point hides its cross, but
+    not all four arms."""
+    if pale[0] <= 0:
+        return labels, confidence
+    to_wood = np.linalg.norm(colour, axis=-1)
+    to_pale = np.linalg.norm(colour - pale, axis=-1)
+    looked = _on_board(arms.shape[0]) & (arms != 0.0)  # (an arm leant over counts 0)
+    armless = (np.where(looked, arms, -np.inf).max(axis=-1) < cfg.pale_arm * cfg.line_seen) \
+        & (looked.sum(axis=-1) >= 2)
+    white = hidden & armless & (labels == EMPTY) & (to_pale < to_wood) & (colour[..., 0] > 0)
+    nearer = (to_wood - to_pale) / (to_wood + to_pale + 1e-9)
+    return (np.where(white, WHITE, labels),
+            np.where(white, 0.5 + 0.5 * np.tanh(4.0 * nearer), confidence))
 
 
 def read_stones(image: np.ndarray, homography: np.ndarray, size: int,

@@ -15,6 +15,7 @@ import pytest
 from tests.vision.test_stone_light import drawn_board, read
 from vision import read_board
 from vision.config import STONES
+from vision.evaluate import to_array
 from vision.stones import read_stones
 from vision.synth import Scene, random_position, render
 
@@ -25,6 +26,7 @@ SETS = {  # BGR, the darker set first
     "navy and red": ((90, 30, 20), (50, 50, 210)),
     "black and red": ((25, 25, 25), (50, 50, 210)),
 }
+BROWN_AND_CREAM = ((30, 60, 110), (170, 215, 235))
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -59,3 +61,20 @@ def test_black_and_white_stones_under_a_tinted_lamp_stay_black_and_white() -> No
     assert read(image, h, 5) == rows
     assert np.array_equal(confidences(), confidences(set_split=1e9))
     assert not np.array_equal(confidences(), confidences(black_tint=0.0))  # split by tint
+
+
+def test_cream_stones_barely_lighter_than_the_wood_read_white() -> None:
+    # Brown stones are near enough grey, and cream ones lighter than the wood: the set is
+    # read as black and white. But on light wood a cream stone rises only 2 to 10% over
+    # it, and a white stone must rise 8% (`white_rise`). Where neither the cross of lines
+    # nor any arm of it shows, and the colour is nearer the other cream stones' than the
+    # wood's, it is a cream stone.
+    shot = render(random_position(19, 1, stones=0.4), 1, Scene(stone_colours=BROWN_AND_CREAM))
+    reading = read_board(shot.image)
+    seen, truth = to_array(reading.rows()), to_array(shot.position.rows())
+    cream = truth == 2
+    assert np.sum(seen[cream] == 2) >= 58  # (60 of 66; 36 without the pale stones)
+    assert np.array_equal(seen[~cream], truth[~cream])
+    without = read_stones(shot.image, reading.homography, 19,
+                          dataclasses.replace(STONES, pale_arm=0.0))[0]
+    assert np.sum(without[cream] == 2) <= 40
