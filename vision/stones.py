@@ -252,8 +252,9 @@ def dark_waists(light: np.ndarray, points: np.ndarray, wood: np.ndarray, dark: n
     stone (the shadow is the stone's outline swept away from the lamp): from the black
     stone itself, or from where a white one ends. The stretch ``cfg.waist_span`` of the way
     from the neighbour is looked at, from ``cfg.waist_edge`` cell past where the dark
-    begins on the line joining the points, across that line up to ``cfg.waist_reach``
-    cells either side of it."""
+    begins on the line joining the points and for ``cfg.waist_length`` of the way at most
+    (a short shadow rounds off at its far end), across that line up to
+    ``cfg.waist_reach`` cells either side of it."""
     size = points.shape[0]
     smooth = cv2.GaussianBlur(light, (3, 3), 0)
     c = cfg.cell
@@ -281,7 +282,8 @@ def dark_waists(light: np.ndarray, points: np.ndarray, wood: np.ndarray, dark: n
                    + np.cumprod(shaded[..., reach::-1], axis=-1).sum(axis=-1))
         width = np.where(on_line, one_way - 1, 0) / c
         begins = np.where(on_line.any(axis=-1), along[np.argmax(on_line, axis=-1)], np.inf)
-        looked = along[None, :] >= np.maximum(begins + cfg.waist_edge, first)[:, None]
+        start = np.maximum(begins + cfg.waist_edge, first)[:, None]
+        looked = (along[None, :] >= start) & (along[None, :] <= start + cfg.waist_length)
         narrowest = np.where(looked, width, np.inf).min(axis=-1)
         out[here + (k,)][todo] = np.where(np.isfinite(narrowest), narrowest, 0.0)
     return out

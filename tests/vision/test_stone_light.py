@@ -9,9 +9,12 @@ import dataclasses
 import cv2
 import numpy as np
 
+from vision import read_board
 from vision.config import STONES
+from vision.evaluate import to_array
 from vision.stones import (BLACK, arm_contrast, bare_wood, classify, features, line_contrast,
                            local_wood, read_stones)
+from vision.synth import Scene, random_position, render
 
 CELL = 40
 WOOD = (120, 190, 225)  # BGR, a light kaya
@@ -266,3 +269,20 @@ def test_black_stones_in_a_lamps_glare_on_a_crowded_board_stay_black() -> None:
     glare = 80.0 * np.exp(-((xx - 2 * CELL) ** 2 + (yy - 2 * CELL) ** 2) / (2 * (2 * CELL) ** 2))
     lit = np.clip(image * falloff[:, :, None] + glare[:, :, None], 0, 255).astype(np.uint8)
     assert read(lit, h, 9) == rows
+
+
+def test_a_short_shadow_rounding_off_on_the_next_point_is_no_stone() -> None:
+    # A lamp casting each stone's shadow half a cell (drawn by vision.synth): the shadow
+    # ends on the next point and rounds off there, narrower than the stone past 0.6 of
+    # the way from it. Two stones narrow about halfway between them: the dark is measured
+    # across over 0.4 of the way from where it is first looked at, no further.
+    shot = render(random_position(19, 4, stones=0.3), 4, Scene(lamp=0.5))
+    h = read_board(shot.image).homography
+    truth = to_array(shot.position.rows())
+
+    def wrong(**changes: float) -> int:
+        labels, _ = read_stones(shot.image, h, 19, dataclasses.replace(STONES, **changes))
+        return int(np.sum(labels != truth))
+
+    assert wrong() <= 16  # (14 of 361)
+    assert wrong(waist_length=1.0) >= 24  # (26, measured on to 0.7 of the way)
