@@ -124,12 +124,12 @@ def edge_line_offsets(gray: np.ndarray, homography: np.ndarray, size: int,
     shifts = np.arange(-round(reach / step) - side, round(reach / step) + side + 1) * step
     along = np.linspace(0.3, 3.5, 60)
     last = size - 1.0
-    stretches = []  # (8, shifts, along, 2) lattice points, ordered as the loops run
-    for edge in (0.0, last):
-        for horizontal in (True, False):
-            for start in (True, False):
-                t, c = np.meshgrid(along if start else last - along, edge + shifts)
-                stretches.append(np.stack([t, c] if horizontal else [c, t], axis=-1))
+    edges = ((True, 0.0), (True, last), (False, 0.0), (False, last))  # top, bottom, left, right
+    stretches = []  # (8, shifts, along, 2) lattice points, in the order returned
+    for horizontal, edge in edges:
+        for start in (True, False):
+            t, c = np.meshgrid(along if start else last - along, edge + shifts)
+            stretches.append(np.stack([t, c] if horizontal else [c, t], axis=-1))
     pts = np.stack(stretches)
     xy = apply(homography, pts.reshape(-1, 2)).astype(np.float32)
     blurred = cv2.GaussianBlur(np.asarray(gray, dtype=np.float32), (0, 0), 0.7)
@@ -140,9 +140,8 @@ def edge_line_offsets(gray: np.ndarray, homography: np.ndarray, size: int,
     darker = np.where(np.isnan(darker), -np.inf, darker)
     best = np.argmax(darker, axis=1)
     shift = shifts[side:-side][best]
-    order = (0, 2, 1, 3)  # (edge 0, edge last) x (horizontal, vertical) -> top, bottom, left, right
-    inward = np.where(darker[np.arange(8), best] >= seen, np.repeat([1.0, -1.0], 4) * shift, np.nan)
-    out: np.ndarray = inward.reshape(4, 2)[list(order)].reshape(8)
+    sign = np.repeat([1.0 if edge == 0.0 else -1.0 for _, edge in edges], 2)
+    out: np.ndarray = np.where(darker[np.arange(8), best] >= seen, sign * shift, np.nan)
     return out
 
 

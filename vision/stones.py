@@ -223,18 +223,31 @@ def _arms(profiles: list[tuple[np.ndarray, np.ndarray]], size: int, cfg: StoneCo
           lift: np.ndarray | None, wood: np.ndarray | None = None) -> np.ndarray:
     """`arm_contrast` from the `_arm_profiles`."""
     lean = np.zeros((size * size, 2)) if lift is None else lift
-    lat = grid.lattice(size)
-    arms = []
+    valleys, means, leant = [], [], []
     for axis, (before, after) in enumerate(profiles):
         leaning = lean[:, axis]
-        for profile, outer, away in ((before, 0, leaning >= cfg.line_lean),
-                                     (after, size - 1, leaning <= -cfg.line_lean)):
-            seen = _valley(profile)
-            if wood is not None:
-                bare = profile.mean(axis=1) - (1.0 - cfg.black_drop) * wood.reshape(-1)
-                seen = np.where(lat[:, axis] == outer, bare, seen)
-            arms.append(np.where(away, 0.0, seen))
-    out: np.ndarray = np.stack(arms, axis=-1).reshape(size, size, 4)
+        for profile, away in ((before, leaning >= cfg.line_lean),
+                              (after, leaning <= -cfg.line_lean)):
+            valleys.append(_valley(profile))
+            means.append(profile.mean(axis=1))
+            leant.append(away)
+
+    def per_arm(parts: list[np.ndarray]) -> np.ndarray:
+        return np.stack(parts, axis=-1).reshape(size, size, 4)
+
+    seen = per_arm(valleys)
+    if wood is not None:
+        bare = per_arm(means) - (1.0 - cfg.black_drop) * wood[..., None]
+        seen = np.where(_on_board(size), seen, bare)
+    out: np.ndarray = np.where(per_arm(leant), 0.0, seen)
+    return out
+
+
+def _on_board(size: int) -> np.ndarray:
+    """The arms (size, size, 4), as `arm_contrast` orders them, that run along a line of
+    the board: not those running off it from an outer line."""
+    out = np.ones((size, size, 4), bool)
+    out[:, 0, 0] = out[:, -1, 1] = out[0, :, 2] = out[-1, :, 3] = False
     return out
 
 
@@ -528,17 +541,8 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     apart = np.linalg.norm(colour[..., None, :] - ends, axis=-1)  # (n, n, 3)
     sets = np.where(hidden, np.array([EMPTY, BLACK, WHITE])[apart.argmin(axis=-1)], EMPTY)
     two = np.sort(apart, axis=-1)[..., :2]
-    nearer = (two[..., 1] - two[..., 0]) / (two.sum(axis=-1) + 1e-9)
-    return sets.astype(labels.dtype), np.where(hidden, 0.5 + 0.5 * np.tanh(4.0 * nearer),
+    return sets.astype(labels.dtype), np.where(hidden, _nearer(two[..., 0], two[..., 1]),
                                                confidence)
-
-
-def _on_board(size: int) -> np.ndarray:
-    """The arms (size, size, 4), as `arm_contrast` orders them, that run along a line of
-    the board: not those running off it from an outer line."""
-    out = np.ones((size, size, 4), bool)
-    out[:, 0, 0] = out[:, -1, 1] = out[0, :, 2] = out[-1, :, 3] = False
-    return out
 
 
 def _pale_whites(labels: np.ndarray, confidence: np.ndarray, colour: np.ndarray,
@@ -560,9 +564,15 @@ def _pale_whites(labels: np.ndarray, confidence: np.ndarray, colour: np.ndarray,
     armless = (np.where(looked, arms, -np.inf).max(axis=-1) < cfg.pale_arm * cfg.line_seen) \
         & (looked.sum(axis=-1) >= 2)
     white = hidden & armless & (labels == EMPTY) & (to_pale < to_wood) & (colour[..., 0] > 0)
-    nearer = (to_wood - to_pale) / (to_wood + to_pale + 1e-9)
     return (np.where(white, WHITE, labels),
-            np.where(white, 0.5 + 0.5 * np.tanh(4.0 * nearer), confidence))
+            np.where(white, _nearer(to_pale, to_wood), confidence))
+
+
+def _nearer(chosen: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """The confidence, in [0.5, 1], of a colour read as the end it lies ``chosen`` from
+    rather than the one it lies ``other`` from: how much nearer, as a share of both."""
+    out: np.ndarray = 0.5 + 0.5 * np.tanh(4.0 * (other - chosen) / (chosen + other + 1e-9))
+    return out
 
 
 def read_stones(image: np.ndarray, homography: np.ndarray, size: int,
