@@ -17,7 +17,8 @@ text file of readings and commands::
     .....
     ..X..
     ..?..
-    pass          # the player to move passes (also: pass B, resign W, done, rotate 90)
+    pass          # the player to move passes (also: pass B, resign W, done, rotate 90,
+                  # undo, set D4 black)
 """
 
 from __future__ import annotations
@@ -25,16 +26,23 @@ from __future__ import annotations
 import dataclasses
 import queue
 import re
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Union
 
-from rules import Color, Game, IllegalMove, MovePlayed, Observation, Phase, Point, Ruleset
+from rules import (
+    Color, Game, IllegalMove, MovePlayed, Observation, Passed, Phase, Point, Ruleset,
+    StonesRemoved,
+)
+from rules.game import RulesError
 from rules.observation import UNKNOWN
+from rules.point import CoordinateError
 from rules.rotation import check_rotation, rotate_observation
 
 from . import replay as rp
 from .sgf import Record, SgfError, move_property, parse
+from .corrections import correction
 from .sinks import TIME_PROPERTY, Sink
 from .tracker import Announcement, Kind, Oriented, Output, Tracker
 
@@ -42,14 +50,17 @@ from .tracker import Announcement, Kind, Oriented, Output, Tracker
 @dataclasses.dataclass(frozen=True)
 class Command:
     """Something a player says rather than shows: ``pass``, ``resign`` (``color`` says
-    who; the player to move when None), ``done`` (dead stones agreed: count) or
-    ``orient`` (read the board turned ``degrees`` clockwise from now on)."""
+    who; the player to move when None), ``done`` (dead stones agreed: count), ``orient``
+    (read the board turned ``degrees`` clockwise from now on), ``undo`` (take the last
+    move or pass back) or ``set`` (the camera's reading of ``vertex`` corrected to a
+    stone of ``color``, None for empty)."""
 
     kind: str
     color: Color | None = None
     degrees: int | None = None
+    vertex: str | None = None
 
-    KINDS = ("pass", "resign", "done", "orient")
+    KINDS = ("pass", "resign", "done", "orient", "undo", "set")
 
     def __post_init__(self) -> None:
         if self.kind not in self.KINDS:
@@ -61,28 +72,45 @@ class Command:
             raise ValueError(f"the command {self.kind} takes {needs}")
         if self.degrees is not None:
             check_rotation(self.degrees)
+        if (self.kind == "set") != (self.vertex is not None):
+            raise ValueError(f"the command {self.kind} takes "
+                             f"{'a point' if self.kind == 'set' else 'no point'}")
 
 
 Item = Union[Observation, Command]
 
 _COLOURS = {"b": Color.BLACK, "black": Color.BLACK, "w": Color.WHITE, "white": Color.WHITE}
+_EMPTY = ("e", "empty", ".", "none")
+HELP = "pass | pass B | resign W | done | undo | set D4 black|white|empty | rotate 90"
+"""The commands, as the keyboard takes them."""
 
 
 def parse_command(line: str) -> Command:
-    """``pass``, ``pass B``, ``resign white``, ``done`` (any case; ``p`` for pass), or
-    ``rotate 90`` (the orientation: 0, 90, 180 or 270 degrees clockwise)."""
+    """``pass``, ``pass B``, ``resign white``, ``done`` (any case; ``p`` for pass),
+    ``rotate 90`` (the orientation: 0, 90, 180 or 270 degrees clockwise), ``undo``, or
+    ``set D4 black|white|empty`` (the point's reading corrected)."""
     words = line.strip().lower().split()
     if not words:
         raise ValueError("empty command")
     kind = {"p": "pass", "score": "done", "count": "done", "rotate": "orient"}.get(
         words[0], words[0])
+    if kind == "set":
+        if len(words) != 3 or not (words[2] in _COLOURS or words[2] in _EMPTY):
+            raise ValueError(f"cannot read the command {line.strip()!r}: try 'set D4 black', "
+                             f"'set D4 white' or 'set D4 empty'")
+        try:
+            Point.from_gtp(words[1])
+        except CoordinateError as exc:
+            raise ValueError(f"cannot read the command {line.strip()!r}: {exc}") from None
+        return Command("set", _COLOURS.get(words[2]), vertex=words[1].upper())
+    if kind == "undo" and len(words) > 1:
+        raise ValueError(f"cannot read the command {line.strip()!r}: 'undo' takes nothing more")
     if kind == "orient":
         if len(words) != 2 or not words[1].isdigit():
             raise ValueError(f"cannot read the command {line.strip()!r}: try 'rotate 90'")
         return Command("orient", degrees=int(words[1]))
     if len(words) > 2 or (len(words) == 2 and words[1] not in _COLOURS):
-        raise ValueError(f"cannot read the command {line.strip()!r}: try 'pass', 'pass B', "
-                         f"'resign W', 'done' or 'rotate 90'")
+        raise ValueError(f"cannot read the command {line.strip()!r}: try {HELP}")
     return Command(kind, _COLOURS[words[1]] if len(words) == 2 else None)
 
 
@@ -194,6 +222,10 @@ def resume(data: bytes, rules: Ruleset, name: str = "<sgf>", komi: float | None 
     return Resumed(game, record, moves, times, captured)
 
 
+COUNTING_TEXT = "take the dead stones off, then press Done"
+"""What the players hear after two passes (the terminal prints it as ``counting: ...``)."""
+
+
 class Session:
     """Feeds the items of a source to the tracker and hands every output to every sink,
     with its time: a move's time is when its stone was first seen; anything else happens
@@ -201,14 +233,32 @@ class Session:
 
     ``orientation`` (0, 90, 180 or 270) turns every reading that many degrees clockwise
     before the tracker sees it: the side of the camera's picture (or of the sensor board)
-    where Black sits becomes the bottom, row 1. `orient` changes it during the game."""
+    where Black sits becomes the bottom, row 1. `orient` changes it during the game.
 
-    def __init__(self, tracker: Tracker, sinks: Sequence[Sink], orientation: int = 0) -> None:
+    ``takeback``: lifting the last stone played before the opponent answers takes the
+    move back (a club game); when False such a lift is refused, announced, and the stone
+    must be put back (a tournament).
+
+    The referee's part beyond the tracker's: after two passes it says what to do (lift
+    the dead stones, then Done) and, after each stone lifted, the score as it stands; a
+    second pass is refused while the board does not match the game; corrections (`undo`,
+    `set`, a take-back) are `kifu.corrections.Correction` outputs that every sink hears.
+    """
+
+    def __init__(self, tracker: Tracker, sinks: Sequence[Sink], orientation: int = 0, *,
+                 takeback: bool = False) -> None:
         self.tracker = tracker
         self.sinks = list(sinks)
         self.orientation = check_rotation(orientation)
+        self.takeback = takeback
         self.readings = 0
         self.outputs: list[Output] = []
+        self.last_reading: Observation | None = None
+        """The latest reading, turned to the orientation, before any correction."""
+        self.overrides: dict[int, tuple[int, int]] = {}
+        """Points whose reading is corrected (`set`): cell index -> (what the camera read
+        there when corrected, what it is taken to be while it reads that)."""
+        self._trouble = ""
 
     @property
     def game(self) -> Game:
@@ -219,51 +269,210 @@ class Session:
             is_move = move_time is not None and isinstance(item, MovePlayed)
             t = move_time if is_move and move_time is not None else self.tracker.now
             self.outputs.append(item)
+            if isinstance(item, Announcement) and item.kind not in _QUIET:
+                self._trouble = item.text
             for sink in self.sinks:
                 sink(item, t)
 
     def handle(self, item: Item) -> None:
         """One reading or command."""
-        tr = self.tracker
+        phase = self.game.phase
         if isinstance(item, Observation):
             self.readings += 1
-            self._emit(tr.feed(rotate_observation(item, self.orientation)), tr.state_time)
-            return
-        if item.kind == "orient":
+            self.last_reading = rotate_observation(item, self.orientation)
+            self._feed(self.last_reading)
+        elif item.kind == "orient":
             assert item.degrees is not None
             self.orient(item.degrees)
         elif item.kind == "pass":
-            self._emit(tr.pass_(item.color))
+            self._pass(item.color)
         elif item.kind == "resign":
-            self._emit(tr.resign(item.color or self.game.to_move))
+            self._emit(self.tracker.resign(item.color or self.game.to_move))
+        elif item.kind == "undo":
+            self._emit(self.undo())
+        elif item.kind == "set":
+            assert item.vertex is not None
+            self.set_point(item.vertex, item.color)
         else:
             try:
-                self._emit(tr.finish())
+                self._emit(self.tracker.finish())
             except ValueError as exc:
                 self._emit([Announcement(Kind.REFUSED, f"cannot count yet: {exc}")])
+        self._phase_changed(phase)
+
+    def _feed(self, obs: Observation) -> None:
+        tr = self.tracker
+        outputs = tr.feed(self._corrected(obs))
+        if len(outputs) == 1 and isinstance(outputs[0], Announcement):
+            outputs = self._take_back(outputs[0]) or outputs
+        self._emit(outputs, tr.state_time)
+
+    def _pass(self, color: Color | None) -> None:
+        """A pass; the second of two refused while the board does not match the game."""
+        tr, game = self.tracker, self.game
+        if game.phase is Phase.PLAY and game.consecutive_passes == 1 and (
+                color is None or color is game.to_move):
+            why = self._trouble if tr.troubled else ""
+            if not why and tr.pending:
+                pts = sorted(Point(i % game.width, i // game.width) for i in tr.pending)
+                why = f"the captured stones at {' '.join(p.gtp() for p in pts)} are still on it"
+            if why:
+                self._emit([Announcement(
+                    Kind.REFUSED, f"two passes end the game only when the board matches it; "
+                    f"put the board right first: {why}")])
+                return
+        self._emit(tr.pass_(color))
+
+    def _phase_changed(self, before: Phase) -> None:
+        """Say what the counting phase asks of the players, and the score as it stands."""
+        game = self.game
+        if game.phase is not Phase.COUNTING:
+            if before is Phase.COUNTING and game.phase is Phase.PLAY:
+                self._emit([Announcement(
+                    Kind.COUNTING, "play resumes: a stone was put down; counting starts again "
+                    "after two passes")])
+            return
+        if before is not Phase.COUNTING:
+            self._emit([Announcement(Kind.COUNTING, COUNTING_TEXT)])
+        elif isinstance(self.outputs[-1], StonesRemoved):
+            score = game.score()
+            self._emit([Announcement(
+                Kind.COUNTING, f"as it stands: Black {score.black.total:g}, White "
+                f"{score.white.total:g} ({score.result()}); press Done when the dead stones "
+                f"are off")])
+
+    # -- corrections --------------------------------------------------------------------
+
+    def _last_move(self) -> MovePlayed | Passed | None:
+        """The last move or pass of the game, when this session saw it made."""
+        for item in reversed(self.outputs):
+            if isinstance(item, (MovePlayed, Passed)):
+                return item if item.number == self.game.number else None
+        return None
+
+    def _take_back(self, said: Announcement) -> list[Output] | None:
+        """The tracker's complaint that a stone was lifted but not captured, when the
+        stone is the last one played and nothing else changed: a take-back, carried out
+        if ``takeback`` allows it, refused otherwise. None for any other complaint."""
+        last = self._last_move()
+        if (said.kind is not Kind.UNEXPECTED_REMOVAL or not isinstance(last, MovePlayed)
+                or said.points != (last.point,) or last.captured or last.suicided
+                or self.game.phase is not Phase.PLAY):
+            return None
+        who = f"{_name(last.color)}'s {last.point.gtp()} (move {last.number})"
+        if not self.takeback:
+            return [Announcement(
+                Kind.REFUSED, f"no take-backs in this game (--takeback refused): put {who} "
+                f"back", said.points)]
+        self.game.undo()
+        self.tracker.troubled = False
+        return [correction("take-back", f"{who} taken back", last.number, last.color,
+                           last.point)]
+
+    def undo(self) -> list[Output]:
+        """Take the last move or pass back in the record (``undo``). A stone of it still on
+        the board is expected to be lifted (not read as a move again); stones it captured
+        are back in the game and expected to be put back."""
+        game, tr = self.game, self.tracker
+        if game.phase is Phase.OVER or game.number == 0:
+            why = "the game is over" if game.phase is Phase.OVER else "no move to take back"
+            return [Announcement(Kind.REFUSED, f"cannot undo: {why}")]
+        before = game.position
+        number, color = game.number, game.last_to_play()
+        try:
+            game.undo()
+        except RulesError as exc:
+            return [Announcement(Kind.REFUSED, f"cannot undo: {exc}")]
+        after = game.position
+        lifted = [p for p in before.points() if before[p] is not None and after[p] is None]
+        restored = [p for p in after.points() if after[p] is not None and before[p] is None]
+        w = game.width
+        tr.pending = {i: c for i, c in tr.pending.items() if game.board.cells[i] == 0}
+        seen = tr.accepted
+        todo = []
+        for p in lifted:
+            i = p.y * w + p.x
+            if seen is not None and seen[i] == int(before[p]):  # type: ignore[arg-type]
+                tr.pending[i] = seen[i]
+                todo.append(f"take {p.gtp()} off the board")
+        if restored:
+            todo.append(f"put {' '.join(p.gtp() for p in restored)} back")
+        if todo:
+            tr.troubled = True
+        point = lifted[0] if lifted else None
+        what = f"{point.gtp()}" if point else "pass"
+        text = f"{_name(color) if color else 'the'}'s {what} (move {number}) taken back"
+        return [correction("undo", text + (": " + " and ".join(todo) if todo else ""), number,
+                           color, point)]
+
+    def set_point(self, vertex: str, color: Color | None) -> None:
+        """Correct the camera's reading of ``vertex`` to a stone of ``color`` (None:
+        empty) for as long as the camera goes on reading there what it reads now; the
+        latest reading is judged again with it."""
+        game = self.game
+        try:
+            p = Point.from_gtp(vertex, height=game.height, width=game.width)
+        except CoordinateError as exc:
+            self._emit([Announcement(Kind.REFUSED, f"cannot set {vertex}: {exc}")])
+            return
+        last = self.last_reading
+        if last is None:
+            self._emit([Announcement(Kind.REFUSED, f"cannot set {p.gtp()}: nothing read yet")])
+            return
+        i = p.y * game.width + p.x
+        read = last.cells[i]
+        wanted = int(color) if color is not None else 0
+        said = {0: "empty", 1: "black", 2: "white", UNKNOWN: "unreadable"}
+        if read == UNKNOWN:
+            self._emit([Announcement(
+                Kind.REFUSED, f"cannot set {p.gtp()}: the camera cannot see it now (a hand?)",
+                (p,))])
+            return
+        self.overrides[i] = (read, wanted)
+        self._emit([correction(
+            "set", f"{p.gtp()} set to {said[wanted]} (the camera read it {said[read]})",
+            color=color, point=p)])
+        self._feed(dataclasses.replace(last, time=self.tracker.now))
+
+    def _corrected(self, obs: Observation) -> Observation:
+        """The reading with the corrected points as set, for as long as the camera reads
+        there what it read when they were set; a correction ends once it reads otherwise."""
+        if not self.overrides:
+            return obs
+        cells = list(obs.cells)
+        for i, (read, wanted) in list(self.overrides.items()):
+            if cells[i] == read:
+                cells[i] = wanted
+            elif cells[i] != UNKNOWN:
+                del self.overrides[i]
+        return dataclasses.replace(obs, cells=tuple(cells))
 
     def orient(self, degrees: int) -> None:
         """Read the board turned ``degrees`` clockwise from now on. When that differs from
         the orientation so far, the game recorded so far is turned by the difference (a
         turn maps a legal game to the same game on the turned board), so that it still
         lies where the readings show it. The sinks hear an `Oriented` either way: the
-        SGF writer turns its record, the display its board."""
+        SGF writer turns its record, the display its board. Corrected readings are
+        forgotten."""
         turn = (check_rotation(degrees) - self.orientation) % 360
         game = self.game
         width, height = game.width, game.height
         if turn:
             self.tracker.turn(turn)
+            self.overrides.clear()
+            self.last_reading = None
         self.orientation = degrees
         self._emit([Oriented(degrees, turn, width, height, game.number)])
 
-    def run(self, source: Iterable[Item], commands: queue.Queue[Command] | None = None) -> Game:
+    def run(self, source: Iterable[Item], commands: queue.Queue[Command] | None = None,
+            stop: threading.Event | None = None) -> Game:
         """Handle every item of ``source`` (and any command waiting on ``commands`` before
-        each one) until it ends or the game is over; then `close`."""
+        each one) until it ends, the game is over or ``stop`` is set; then `close`."""
         for item in source:
             while commands is not None and not commands.empty():
                 self.handle(commands.get_nowait())
             self.handle(item)
-            if self.game.phase is Phase.OVER:
+            if self.game.phase is Phase.OVER or (stop is not None and stop.is_set()):
                 break
         while commands is not None and not commands.empty():
             self.handle(commands.get_nowait())
@@ -274,6 +483,14 @@ class Session:
         """The source has ended: a game in its counting phase is counted now."""
         if self.game.phase is Phase.COUNTING:
             self._emit(self.tracker.finish())
+
+
+_QUIET = (Kind.RESYNC, Kind.COUNTING, Kind.CORRECTION, Kind.REFUSED, Kind.WAITING_FOR_REMOVAL)
+"""Announcements that are not a complaint about the board."""
+
+
+def _name(color: Color) -> str:
+    return "Black" if color is Color.BLACK else "White"
 
 
 def hidden(width: int, height: int, time: float, source: str = "") -> Observation:

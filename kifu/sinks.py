@@ -23,6 +23,7 @@ from rules.rotation import rotate_point
 
 from . import replay as rp
 from .announce import Speaker, announce
+from .corrections import Correction, comment
 from .sgf import Setup, serialise, write_atomically
 from .tracker import Announcement, Oriented, Output, SetupStones
 
@@ -61,11 +62,15 @@ class SgfWriter:
         self.moves: list[tuple[Color, Point | None]] = list(moves)
         self.times: list[float | None] = list(times) + [None] * (len(moves) - len(times))
         self.writes = 0
+        self.notes: dict[int, list[str]] = {}
+        """Comments (corrections) by node: 0 the root, k the k-th move's node."""
         self.write()
 
     def __call__(self, item: Output, time: float) -> None:
         """Take an output; rewrite the file if it changed the record."""
-        if isinstance(item, Announcement) or (isinstance(item, Oriented) and not item.turn):
+        if isinstance(item, Correction):
+            self.correct(item, time)
+        elif isinstance(item, Announcement) or (isinstance(item, Oriented) and not item.turn):
             return
         if isinstance(item, Oriented):
             self.turn(item.turn, item.width, item.height)
@@ -86,6 +91,17 @@ class SgfWriter:
             self.properties["RE"] = item.result()
         self.write()
 
+    def correct(self, item: Correction, time: float) -> None:
+        """Keep a correction as a comment on its node (a move taken back goes, its
+        comments and this one then on the node now last), then rewrite the file."""
+        if item.takes_back and self.moves:
+            self.moves.pop()
+            self.times.pop()
+            kept = self.notes.pop(len(self.moves) + 1, [])
+            self.notes.setdefault(len(self.moves), []).extend(kept)
+        self.notes.setdefault(len(self.moves), []).append(comment(item, time))
+        self.write()
+
     def turn(self, degrees: int, width: int, height: int) -> None:
         """Turn the record's stones and moves ``degrees`` clockwise on their ``width`` x
         ``height`` board (the game itself was turned the same way: see `Session.orient`)."""
@@ -100,8 +116,13 @@ class SgfWriter:
 
     def data(self) -> bytes:
         """The record as SGF bytes."""
+        properties = dict(self.properties)
+        if self.notes.get(0):
+            properties["C"] = "\n".join(self.notes[0])
         return serialise(
-            self.game, self.moves, setup=self.setup, properties=self.properties,
+            self.game, self.moves, setup=self.setup, properties=properties,
+            comments=["\n".join(self.notes.get(k, ())) or None
+                      for k in range(1, len(self.moves) + 1)],
             move_properties=[{} if t is None else {TIME_PROPERTY: f"{t:.2f}"} for t in self.times],
         )
 

@@ -66,6 +66,10 @@ class Kind(str, enum.Enum):
     """A stone slid from its point to another (knocked or nudged)."""
     REFUSED = "refused"
     """A command that cannot be carried out now (counting before two passes)."""
+    CORRECTION = "correction"
+    """A move taken back or a reading corrected (`kifu.corrections.Correction`)."""
+    COUNTING = "counting"
+    """The counting phase: what to do now, the score as it stands, play resumed."""
 
     def __str__(self) -> str:
         return self.value
