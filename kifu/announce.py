@@ -5,13 +5,15 @@
     'White captures two stones at D4 and D5'
 
 `announce` is pure: an event in, a sentence out (None for an event worth no words, such as a
-move that captures nothing). `Speaker` reads sentences aloud with espeak-ng in a thread of
+move that captures nothing); `spoken` turns the vertices of a sentence into words for
+speech ("D4" as "dee four"). `Speaker` reads sentences aloud with espeak-ng in a thread of
 its own, so that a slow or missing speech program never holds up the game.
 """
 
 from __future__ import annotations
 
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -144,6 +146,44 @@ def kind(event: Event) -> str:
     if isinstance(event, Score):
         return "score"
     raise TypeError(f"not an event: {event!r}")
+
+
+_LETTERS = dict(zip(
+    "ABCDEFGHJKLMNOPQRSTUVWXYZ",
+    ("ay", "bee", "see", "dee", "ee", "eff", "jee", "aitch", "jay", "kay", "el", "em", "en",
+     "oh", "pee", "cue", "ar", "ess", "tee", "you", "vee", "double-you", "ex", "why", "zed"),
+))
+_TENS = {20: "twenty"}
+_VERTEX = re.compile(r"\b([A-HJ-Z])([1-9][0-9]?)\b")
+
+
+def number_words(n: int) -> str:
+    """``4`` as ``"four"``, up to 25 (a board's rows); larger numbers stay in digits."""
+    if 0 < n <= 20:
+        return _NUMBERS[n]
+    if 20 < n <= 25:
+        return f"twenty-{_NUMBERS[n - 20]}"
+    return str(n)
+
+
+def spoken_vertex(point: Point) -> str:
+    """A point as people say it: D4 as ``"dee four"``, Q16 as ``"cue sixteen"``."""
+    v = point.gtp()
+    return f"{_LETTERS[v[0]]} {number_words(int(v[1:]))}"
+
+
+def spoken(text: str) -> str:
+    """A sentence as a speech program should read it: every GTP vertex in words
+    (``"Black captures a stone at D4"`` → ``"... at dee four"``)."""
+    return _VERTEX.sub(lambda m: f"{_LETTERS[m.group(1)]} {number_words(int(m.group(2)))}",
+                       text)
+
+
+def spoken_move(event: MovePlayed | Passed) -> str:
+    """A move read out, as ``--speak moves`` says it: ``"Black dee four"``."""
+    if isinstance(event, Passed):
+        return f"{name(event.color)} passes"
+    return f"{name(event.color)} {spoken_vertex(event.point)}"
 
 
 def speech_command() -> list[str] | None:

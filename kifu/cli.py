@@ -1,6 +1,7 @@
 """The ``kifu`` command.
 
-Exit status: 0 done; 1 usage or other error; 2 a malformed game record.
+Exit status: 0 done; 2 a usage or input error (a malformed game record, a missing file, a
+bad option), one line on stderr naming the input; 1 any other failure.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from . import replay as rp
 from .sgf import Record, SgfError, load, rules_for
 
 EXIT_BAD_RECORD = 2
+EXIT_USAGE = 2
 
 
 def _dead_points(text: str | None, record: Record) -> list[Point]:
@@ -80,8 +82,20 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return demo.run(args.folder)
 
 
+def version() -> str:
+    """kifu's version, as installed (``0+unknown`` when run from a bare source tree)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("kifu")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="kifu", description="Watch a Go board and referee the game.")
+    ap.add_argument("--version", action="version", version=f"kifu {version()}")
     sub = ap.add_subparsers(dest="command", required=True)
     rules_help = f"rule set: {', '.join(PRESETS)} (default: the record's RU, else chinese)"
 
@@ -127,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (KeyError, CoordinateError, ValueError) as exc:
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"kifu: {msg}", file=sys.stderr)
-        return 1
+        return EXIT_USAGE
     except BrokenPipeError:
         return 0
 

@@ -28,7 +28,8 @@ import math
 import queue
 import sys
 import threading
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -38,11 +39,11 @@ from .announce import Speaker, speech_command
 from .display.camera import CameraView
 from .display.server import DisplayServer, parse_address
 from .display.state import BoardSink, LiveBoard
-from .session import Command, Item, Session, load_script, parse_command, resume
+from .session import HELP, Command, Item, Session, load_script, parse_command, resume
 from .sgf import Setup, rules_for
 from .sgf import parse as parse_sgf
 from .sinks import SgfWriter, Sink, SpokenAnnouncer, TerminalAnnouncer
-from .tracker import Output, Tracker
+from .tracker import Kind, Output, Tracker
 
 
 def register(sub: Any) -> None:
@@ -91,8 +92,18 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per event and line")
     p.add_argument("--serve", metavar="[HOST:]PORT",
                    help="show the game live in a browser (and its JSON at /api/v1/boards)")
-    p.add_argument("--speak", action="store_true",
-                   help="speak the announcements (espeak-ng, where installed)")
+    p.add_argument("--speak", nargs="?", const="announcements",
+                   choices=("announcements", "moves"),
+                   help="speak the announcements (espeak-ng, where installed), the points as "
+                   "words ('dee four'); '--speak moves' reads every move too")
+    p.add_argument("--takeback", choices=("allowed", "refused"), default="refused",
+                   help="lifting the last stone played before the opponent answers takes "
+                   "the move back ('allowed', a club game) or is refused and announced "
+                   "('refused', the default: tournament rules under every rule set, where "
+                   "a stone let go of is played)")
+    p.add_argument("--linger", type=float, default=10.0, metavar="MINUTES",
+                   help="with --serve, keep the page up this long after the recording ends, "
+                   "showing the final board and score (default 10; Ctrl-C stops at once)")
     p.add_argument("--rotate", type=int, choices=ROTATIONS, default=0, metavar="{0,90,180,270}",
                    help="turn every reading this many degrees clockwise, so that Black's side "
                    "is row 1: 90 when Black sits at the right of the camera's picture, 180 at "
@@ -118,13 +129,15 @@ def add_lighter_black(p: argparse.ArgumentParser) -> None:
 
 def _camera_readings(spec: int | str | Path, size: int, interval: float,
                      view: CameraView | None = None,
-                     lighter_black: bool = False) -> Iterator[Observation]:
+                     lighter_black: bool = False,
+                     search: BoardSearch | None = None) -> Iterator[Observation]:
     """Readings of a camera, stream, video or folder, through one `BoardWatcher` (see
     `kifu.camera_feed`); the source is opened at once (ValueError naming it if it cannot
     be). The images of a folder are photos, each held as a still view for ``interval``
     seconds (`camera_feed.held`). While no board is found every point is unknown (a hand
     or a head in the way). ``view`` is handed every frame with what was seen of it (the
-    calibration page). ``lighter_black``: see `vision.config.StoneConfig.lighter_black`."""
+    calibration page). ``lighter_black``: see `vision.config.StoneConfig.lighter_black`.
+    ``search`` is given the watcher, to tell whether the board is found."""
     # Loaded only when a camera source is used (the rest of kifu runs without OpenCV).
     from vision.capture import CaptureError, FolderSource, open_source
     from vision.config import STONES
@@ -140,9 +153,59 @@ def _camera_readings(spec: int | str | Path, size: int, interval: float,
         view.source = source.name
     watcher = BoardWatcher(size, source=source.name,
                            stone_config=dataclasses.replace(STONES, lighter_black=lighter_black))
+    if search is not None:
+        search.watcher = watcher
     if isinstance(source, FolderSource):  # (which holds nothing open)
         return watched(held(source, interval), watcher, view)
     return watched(source, watcher, view)
+
+
+class BoardSearch:
+    """Whether a camera's board has been found: after ``patience`` seconds of frames
+    without it, `warn` is called once with ``no board found in N frames: REASON`` (again
+    after the board was found and lost); `summary` says at the end why nothing was
+    recorded. ``watcher`` (a `vision.watch.BoardWatcher`) is set once the camera is open."""
+
+    def __init__(self, patience: float = 10.0) -> None:
+        self.patience = patience
+        self.watcher: Any = None
+        self.frames = 0
+        self.found = 0
+        self.missing = 0
+        self.since: float | None = None
+        self.warned = False
+
+    def follow(self, readings: Iterable[Item], warn: Callable[[str], None]) -> Iterator[Item]:
+        """Pass the readings on, counting the frames with and without a board."""
+        for obs in readings:
+            if not isinstance(obs, Observation):
+                yield obs
+                continue
+            self.frames += 1
+            if self.watcher is not None and self.watcher.fit is None:
+                self.missing += 1
+                self.since = obs.time if self.since is None else self.since
+                if not self.warned and obs.time - self.since >= self.patience:
+                    self.warned = True
+                    warn(f"no board found in {self.missing} frames: {self.reason}")
+            else:
+                self.found += 1
+                self.missing, self.since, self.warned = 0, None, False
+            yield obs
+
+    @property
+    def reason(self) -> str:
+        """Why the board is not found (the watcher's words)."""
+        why = getattr(self.watcher, "reason", None)
+        return str(why) if why else "the grid was not found"
+
+    def summary(self) -> str | None:
+        """Why nothing could be recorded, when no frame showed a board; else None."""
+        if self.found or self.watcher is None:
+            return None
+        if not self.frames:
+            return "the camera gave no frames"
+        return f"no board was found in any of the {self.frames} frames: {self.reason}"
 
 
 def _check_still_hold(interval: float, stable: float) -> None:
@@ -224,9 +287,9 @@ def _display(
     camera: CameraView | None = None, orientation: int = 0,
 ) -> DisplayServer:
     """Start the live page for this recording: the board follows the session's outputs
-    (a sink added to ``sinks``), serves the SGF as written, and its pass and resign
-    buttons (behind a token) go to the session as commands, as the keyboard's do. So
-    does the calibration page's orientation (the session's starting ``orientation``);
+    (a sink added to ``sinks``), serves the SGF as written, and its pass, resign, done
+    and undo buttons (behind a token) go to the session as commands, as the keyboard's
+    do. So do the calibration page's corrected points and its orientation (the session's starting ``orientation``);
     ``camera`` serves the latest frame there."""
     host, port = parse_address(address)
     names = (properties.get("PB", "Black"), properties.get("PW", "White"))
@@ -237,8 +300,12 @@ def _display(
     def on_orientation(degrees: int) -> None:
         commands.put(Command("orient", degrees=degrees))
 
+    def on_correction(vertex: str, color: Color | None) -> None:
+        commands.put(Command("set", color, vertex=vertex))
+
     board = LiveBoard("board", game.width, game.height, title=title, on_command=on_command,
-                      on_orientation=on_orientation, camera=camera)
+                      on_orientation=on_orientation, camera=camera,
+                      on_correction=on_correction)
     board.describe(title=title, players=names, orientation=orientation)
     board.update(game)
 
@@ -274,22 +341,61 @@ def _progress(items: Iterable[Item], session: Session, stream: TextIO) -> Iterat
     stream.write("\n")
 
 
+def _until(done: Callable[[], bool], timeout: float) -> None:
+    """Wait until ``done()`` (polled), at most ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while not done() and time.monotonic() < end:
+        time.sleep(0.02)
+
+
 def _keyboard(
-    commands: queue.Queue[Command], stream: TextIO, err: TextIO, sim: Any = None
+    commands: queue.Queue[Command], stream: TextIO, err: TextIO, sim: Any = None,
+    session: Session | None = None, stop: threading.Event | None = None,
 ) -> None:
-    for line in stream:
-        if not line.strip():
-            continue
-        if sim is not None:
-            answer = _sim_command(sim, line)
-            if answer is not None:
-                if answer != "ok":
-                    print(f"kifu: {answer}", file=err, flush=True)
+    """Read commands from ``stream`` (a terminal or a pipe) until its end, and queue them
+    for the session. With a simulated board, its ``place``/``lift`` lines are carried
+    out here, and each line waits until the session has seen what the one before did (a
+    reading after the stone moved, a command handled), so that a piped script is judged
+    in its order; at the end of the input, ``stop`` is set (nothing else can move the
+    simulated board)."""
+    try:
+        for line in stream:
+            if not line.strip():
                 continue
-        try:
-            commands.put(parse_command(line))
-        except ValueError as exc:
-            print(f"kifu: {exc}", file=err, flush=True)
+            if sim is not None:
+                before = session.last_reading if session is not None else None
+                answer = _sim_command(sim, line)
+                if answer is not None:
+                    if answer != "ok":
+                        print(f"kifu: {answer}", file=err, flush=True)
+                    elif session is not None:
+                        _until(lambda: session.last_reading is not before
+                               and (before is None or session.last_reading is None
+                                    or session.last_reading.cells != before.cells), 3.0)
+                    continue
+            try:
+                commands.put(parse_command(line))
+            except ValueError as exc:
+                print(f"kifu: {exc}", file=err, flush=True)
+                continue
+            if sim is not None:
+                _until(commands.empty, 3.0)
+    except (OSError, ValueError):  # no input to read (closed, or a test's)
+        pass
+    if sim is not None and stop is not None:
+        stop.set()
+
+
+def _linger(server: DisplayServer, minutes: float) -> None:
+    """Keep the page up ``minutes`` after the recording (Ctrl-C ends it at once)."""
+    if minutes <= 0:
+        return
+    print(f"kifu: the final board stays at {server.url} for {minutes:g} minutes "
+          f"(Ctrl-C to stop)", file=sys.stderr, flush=True)
+    try:
+        threading.Event().wait(minutes * 60)
+    except KeyboardInterrupt:
+        pass
 
 
 def cmd_record(args: argparse.Namespace) -> int:
@@ -302,6 +408,8 @@ def cmd_record(args: argparse.Namespace) -> int:
         args.stable = 0.0 if args.serial is not None else 0.5
     if args.stable < 0:
         raise ValueError(f"--stable must not be negative: {args.stable}")
+    if args.linger < 0:
+        raise ValueError(f"--linger must not be negative: {args.linger}")
     if args.frames is not None:
         _check_still_hold(args.frame_interval, args.stable)
     if args.first is not None and (args.resume is not None or args.handicap):
@@ -335,6 +443,7 @@ def cmd_record(args: argparse.Namespace) -> int:
     items: Iterable[Item]
     sim = None
     view = None
+    search: BoardSearch | None = None
     if args.serial is not None:
         items, sim = _serial_readings(args.serial)
     elif args.observations is not None:
@@ -342,7 +451,9 @@ def cmd_record(args: argparse.Namespace) -> int:
     else:
         spec = next(s for s in (args.camera, args.url, args.video, args.frames) if s is not None)
         view = CameraView() if args.serve else None
-        items = _camera_readings(spec, size, args.frame_interval, view, args.lighter_black)
+        search = BoardSearch()
+        items = _camera_readings(spec, size, args.frame_interval, view, args.lighter_black,
+                                 search)
 
     # The source is open: from now on the record is on disk.
     writer = SgfWriter(out, game, properties=properties, setup=setup, moves=moves, times=times)
@@ -351,37 +462,49 @@ def cmd_record(args: argparse.Namespace) -> int:
     sinks: list[Sink] = [writer, TerminalAnnouncer(as_json=args.json)]
     speaker = _speaker() if args.speak else None
     if speaker is not None:
-        sinks.append(SpokenAnnouncer(speaker))
+        sinks.append(SpokenAnnouncer(speaker, moves=args.speak == "moves"))
     commands: queue.Queue[Command] = queue.Queue()
     server = None
     if args.serve:
         server = _display(args.serve, game, writer, commands, properties, sinks, out.stem,
                           camera=view, orientation=args.rotate)
-    session = Session(tracker, sinks, orientation=args.rotate)
+    session = Session(tracker, sinks, orientation=args.rotate,
+                      takeback=args.takeback == "allowed")
+    if search is not None:
+        items = search.follow(items, lambda text: session.announce(Kind.NO_BOARD, text))
     live = args.camera is not None or args.url is not None or args.serial is not None
     if not live and sys.stderr.isatty():
         items = _progress(items, session, sys.stderr)
 
-    if args.observations is None and sys.stdin.isatty():
+    stop = threading.Event()
+    if args.observations is None and sys.stdin is not None:
         reader = threading.Thread(
-            target=_keyboard, args=(commands, sys.stdin, sys.stderr, sim), daemon=True
+            target=_keyboard, args=(commands, sys.stdin, sys.stderr, sim, session, stop),
+            daemon=True,
         )
         reader.start()
-        print("say at the keyboard: pass | pass B | resign W | done | rotate 90", file=sys.stderr)
+        if sys.stdin.isatty():
+            print(f"say at the keyboard: {HELP}", file=sys.stderr)
         if sim is not None:
             print(f"simulated board on {sim.port}: place D4 b | place Q16 w | lift D4",
                   file=sys.stderr)
+    interrupted = False
     try:
-        session.run(items, commands)
+        session.run(items, commands, stop)
     except KeyboardInterrupt:
+        interrupted = True
         print("\nstopped; the record is safe", file=sys.stderr)
     finally:
-        if server is not None:
-            server.stop()
         if speaker is not None:
             speaker.close(timeout=2)
     if not args.json:
-        print(f"{game.number} moves recorded in {out}", file=sys.stderr)
+        why = search.summary() if search is not None and not game.number else None
+        print(f"{game.number} moves recorded in {out}" + (f": {why}" if why else ""),
+              file=sys.stderr)
+    if server is not None:
+        if not interrupted:
+            _linger(server, args.linger)
+        server.stop()
     return 0
 
 

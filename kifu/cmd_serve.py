@@ -38,6 +38,9 @@ def register(sub: Any) -> None:
     p.add_argument("--speak", action="store_true",
                    help="speak the announcements (espeak-ng, where installed)")
     p.add_argument("--quiet", action="store_true", help="do not print the announcements")
+    p.add_argument("--wait", action="store_true",
+                   help="show a file not written yet as an empty board until it appears "
+                        "(else a missing file is an error, exit status 2)")
     p.set_defaults(func=cmd_serve)
 
 
@@ -53,6 +56,9 @@ def cmd_serve(args: argparse.Namespace, stop: threading.Event | None = None) -> 
         raise ValueError(f"unknown rule set {args.rules!r}: expected one of {', '.join(PRESETS)}")
     if args.interval <= 0:
         raise ValueError(f"--interval must be positive, not {args.interval}")
+    missing = [str(path) for path in args.games if not path.is_file()]
+    if missing and not getattr(args, "wait", False):
+        raise ValueError(f"{', '.join(missing)}: no such file (--wait to wait for it)")
     speaker = None
     if args.speak:
         command = speech_command()

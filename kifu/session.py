@@ -300,6 +300,11 @@ class Session:
                 self._emit([Announcement(Kind.REFUSED, f"cannot count yet: {exc}")])
         self._phase_changed(phase)
 
+    def announce(self, kind: Kind, text: str) -> None:
+        """Say something that no reading or command made happen (the camera's warning
+        that no board is found) to every sink."""
+        self._emit([Announcement(kind, text)])
+
     def _feed(self, obs: Observation) -> None:
         tr = self.tracker
         outputs = tr.feed(self._corrected(obs))

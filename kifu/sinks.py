@@ -22,7 +22,7 @@ from rules import Color, Game, MovePlayed, Passed, Point, Resigned, Score
 from rules.rotation import rotate_point
 
 from . import replay as rp
-from .announce import Speaker, announce
+from .announce import Speaker, announce, spoken, spoken_move
 from .corrections import Correction, comment
 from .sgf import Setup, serialise, write_atomically
 from .tracker import Announcement, Oriented, Output, SetupStones
@@ -185,15 +185,21 @@ class TerminalAnnouncer:
 
 class SpokenAnnouncer:
     """Speaks each output a player should hear, in plain English: the rules' events as
-    `kifu.announce` words them, and the tracker's announcements as they are written."""
+    `kifu.announce` words them, and the tracker's announcements as they are written, the
+    points in words ("dee four")."""
 
-    def __init__(self, speaker: Speaker) -> None:
+    def __init__(self, speaker: Speaker, *, moves: bool = False) -> None:
         self.speaker = speaker
+        self.moves = moves
+        """Read every move out too (``--speak moves``), not only what is announced."""
 
     def __call__(self, item: Output, time: float) -> None:
         if isinstance(item, (Announcement, Oriented)):
-            self.speaker.say(item.text)
+            self.speaker.say(spoken(item.text))
         elif not isinstance(item, SetupStones):
             sentence = announce(item)
+            if self.moves and isinstance(item, (MovePlayed, Passed)) and not (
+                    isinstance(item, Passed) and sentence):
+                self.speaker.say(spoken_move(item))
             if sentence:
-                self.speaker.say(sentence)
+                self.speaker.say(spoken(sentence))

@@ -70,6 +70,8 @@ class Kind(str, enum.Enum):
     """A move taken back or a reading corrected (`kifu.corrections.Correction`)."""
     COUNTING = "counting"
     """The counting phase: what to do now, the score as it stands, play resumed."""
+    NO_BOARD = "no-board"
+    """The camera has not found the board for a while (and why)."""
 
     def __str__(self) -> str:
         return self.value

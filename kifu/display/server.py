@@ -16,6 +16,9 @@ Addresses (all boards share one page and one event stream)::
     GET  /api/v1/events                     text/event-stream: ``event: board`` messages,
                                             each a board's state plus ``"svg"``
     POST /api/v1/boards/ID/pass|resign      a command; needs ``Authorization: Bearer TOKEN``
+    POST /api/v1/boards/ID/done|undo        count after two passes, take the last move back
+    POST /api/v1/boards/ID/set              ``{"point": "D4", "stone": "black"}``: correct
+                                            the reading of a point (black, white, empty)
     POST /api/v1/boards/ID/orientation      ``{"rotate": 90}``: turn the readings (0, 90,
                                             180, 270 degrees clockwise); needs the token
 
@@ -340,12 +343,15 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(403, "a command needs the display's token")
         color: Color | None = None
         degrees: Any = None
+        point: Any = None
+        stone: Any = None
         if body:
             try:
                 data = json.loads(body)
                 if data.get("color"):
                     color = Color.parse(str(data["color"]))
                 degrees = data.get("rotate")
+                point, stone = data.get("point"), data.get("stone")
             except (ValueError, AttributeError) as exc:
                 return self._error(400, f"bad command body {body[:80]!r}: {exc}")
         try:
@@ -354,6 +360,12 @@ class _Handler(BaseHTTPRequestHandler):
                     return self._error(400, 'the orientation needs {"rotate": 0|90|180|270}')
                 board.set_orientation(degrees)
                 # Applied by the recording between two readings: the state shows it then.
+                return self._json(202, board.snapshot.to_json())
+            if parts[4] == "set":
+                if not (isinstance(point, str) and isinstance(stone, str)):
+                    return self._error(400, 'a correction needs {"point": "D4", "stone": '
+                                            '"black|white|empty"}')
+                board.correct(point, stone)
                 return self._json(202, board.snapshot.to_json())
             board.command(parts[4], color)
         except CommandError as exc:

@@ -4,9 +4,11 @@ A `LiveBoard` is what a recording session (or an SGF follower) tells about its g
 calls ``update(game, *events)`` after each change, and the board keeps a snapshot (the
 stones, whose turn, captures, the last move, the latest announcements, and at the end the
 score with its territory). Whoever listens (the display server's feed, a terminal
-announcer) is called with each new snapshot. Commands from the page (pass, resign) go back
-through ``on_command``; the orientation asked for on the calibration page through
-``on_orientation``. A recording's board may hold its camera's latest frame
+announcer) is called with each new snapshot. Commands from the page (pass, resign, done,
+undo) go back through ``on_command``; the orientation asked for on the calibration page
+through ``on_orientation``, a point's reading corrected there through ``on_correction``.
+In the counting phase (after two passes) the score is the count as it stands, with the
+stones lifted so far as dead; once the game is over, the final count. A recording's board may hold its camera's latest frame
 (`kifu.display.camera.CameraView`).
 """
 
@@ -32,7 +34,7 @@ from ..tracker import Oriented
 from .camera import CameraView
 
 MAX_ANNOUNCEMENTS = 12
-COMMANDS = ("pass", "resign")
+COMMANDS = ("pass", "resign", "done", "undo")
 
 
 class CommandError(Exception):
@@ -109,6 +111,7 @@ class Snapshot:
                 for a in reversed(self.announcements)
             ],
             "score": score_json(s) if s else None,
+            "counting": self.phase == Phase.COUNTING.value,
             "territory": ({"B": [p.gtp() for p in s.territory[0]],
                            "W": [p.gtp() for p in s.territory[1]]} if s else None),
             "dead": [p.gtp() for p in self.dead],
@@ -141,6 +144,9 @@ class Snapshot:
 Listener = Callable[["LiveBoard", Snapshot], None]
 CommandHandler = Callable[[str, "Color | None"], None]
 OrientationHandler = Callable[[int], None]
+CorrectionHandler = Callable[[str, "Color | None"], None]
+STONES = {"black": Color.BLACK, "white": Color.WHITE, "empty": None}
+"""What the calibration page may set a point to."""
 
 
 class LiveBoard:
@@ -151,17 +157,21 @@ class LiveBoard:
     the player to move) asked for from the page; it raises `CommandError` to refuse.
     ``on_orientation`` (optional) takes the orientation asked for from the calibration
     page (see `set_orientation`). ``camera`` (optional) holds the latest camera frame.
+    ``on_correction`` (optional) takes a point's reading corrected on the calibration page
+    (see `correct`).
     """
 
     def __init__(self, board_id: str, width: int = 19, height: int | None = None, *,
                  title: str = "", on_command: CommandHandler | None = None,
                  on_orientation: OrientationHandler | None = None,
-                 camera: CameraView | None = None) -> None:
+                 camera: CameraView | None = None,
+                 on_correction: CorrectionHandler | None = None) -> None:
         if not board_id or not all(c.isalnum() or c in "-_" for c in board_id):
             raise ValueError(f"board id must be letters, digits, '-' or '_': {board_id!r}")
         self.id = board_id
         self.on_command = on_command
         self.on_orientation = on_orientation
+        self.on_correction = on_correction
         self.camera = camera
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
@@ -314,6 +324,24 @@ class LiveBoard:
             raise CommandError(f"board {self.id} takes no commands (it follows a record)")
         self.on_command(name, color)
 
+    def correct(self, vertex: str, stone: str) -> None:
+        """Ask, through ``on_correction``, that the reading of ``vertex`` (``D4``) be taken
+        as ``stone`` (``black``, ``white`` or ``empty``): `kifu.session.Session.set_point`.
+        Raises `CommandError` for a point off the board or another stone (400), or when
+        this board takes no corrections (409)."""
+        from rules.point import CoordinateError
+
+        s = self._snap
+        try:
+            Point.from_gtp(vertex, height=s.position.height, width=s.position.width)
+        except CoordinateError as exc:
+            raise CommandError(str(exc), 400) from None
+        if stone not in STONES:
+            raise CommandError(f"a point is set to black, white or empty, not {stone!r}", 400)
+        if self.on_correction is None:
+            raise CommandError(f"board {self.id} takes no corrections (it follows a record)")
+        self.on_correction(vertex.strip().upper(), STONES[stone])
+
     def set_orientation(self, degrees: int) -> None:
         """Ask, through ``on_orientation``, that the readings be turned ``degrees``
         clockwise (0, 90, 180 or 270) from now on; the snapshot shows it once the
@@ -353,7 +381,8 @@ def _apply(s: Snapshot, event: Event) -> Snapshot:
 def _from_game(s: Snapshot, game: Game) -> Snapshot:
     geo = game.board.geo
     dead = tuple(sorted(geo.points[i] for i in game.dead)) if game.dead else s.dead
-    score = s.score if game.phase is Phase.OVER else None
+    score = (s.score if game.phase is Phase.OVER else
+             game.score() if game.phase is Phase.COUNTING else None)
     return dataclasses.replace(
         s,
         position=game.position,
@@ -370,9 +399,10 @@ def _from_game(s: Snapshot, game: Game) -> Snapshot:
 
 def game_commands(board: LiveBoard, game: Game, lock: threading.Lock | None = None
                   ) -> CommandHandler:
-    """A command handler that passes or resigns on ``game`` itself and updates ``board``
-    (what the terminal keys of a recording do). ``lock`` guards the game if another thread
-    plays on it too."""
+    """A command handler that passes, resigns, counts (``done``, after two passes) or
+    takes the last move back (``undo``) on ``game`` itself and updates ``board`` (what the
+    terminal keys of a recording do). ``lock`` guards the game if another thread plays on
+    it too."""
     guard = lock or threading.Lock()
 
     def handle(name: str, color: Color | None) -> None:
@@ -385,8 +415,17 @@ def game_commands(board: LiveBoard, game: Game, lock: threading.Lock | None = No
             try:
                 if name == "pass":
                     events.append(game.pass_(color or game.to_move))
-                else:
+                elif name == "resign":
                     events.extend(game.resign(color or game.to_move))
+                elif name == "done":
+                    if game.phase is not Phase.COUNTING:
+                        raise CommandError("the game is counted only after two passes")
+                    score, ended = game.finish()
+                    events += [ended, score]
+                elif game.number:
+                    game.undo()
+                else:
+                    raise CommandError("no move to take back")
             except IllegalMoveError as exc:
                 raise CommandError(f"{name} refused: {exc.reason.value}") from None
             board.update(game, *events)

@@ -108,7 +108,7 @@ def test_commands_need_the_token(live: tuple[DisplayServer, LiveBoard, Game]) ->
     assert status == 200 and state["result"] == "W+R"
     status, state = post(url, "s3cret")
     assert status == 409 and state["error"] == "the game is over"
-    assert post(server.url + "api/v1/boards/1/undo", "s3cret")[0] == 404
+    assert post(server.url + "api/v1/boards/1/teleport", "s3cret")[0] == 404
     assert post(server.url + "api/v1/boards/1/pass", "s3cret", {"color": "purple"})[0] == 400
     assert server.control_url.endswith("?token=s3cret")
 

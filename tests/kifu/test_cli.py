@@ -4,6 +4,7 @@ JSON lines, which are promises to users' scripts."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -111,7 +112,7 @@ def test_a_missing_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_an_unknown_rule_set_lists_the_choices(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "replay", write(tmp_path, KO_GAME + b")"), "--rules", "klingon")
-    assert code == 1 and "klingon" in err and "tromp-taylor" in err
+    assert code == 2 and "klingon" in err and "tromp-taylor" in err
 
 
 @pytest.mark.parametrize(
@@ -138,3 +139,26 @@ def test_the_command_line_loads_no_vision_until_a_photo_is_read() -> None:
     probe = "import sys, kifu.cli; sys.exit(int('cv2' in sys.modules or 'vision' in sys.modules))"
     root = Path(__file__).resolve().parents[2]
     assert subprocess.run([sys.executable, "-c", probe], cwd=root).returncode == 0
+
+
+def test_every_usage_error_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = write(tmp_path, KO_GAME + b")")
+    for argv in (["score", game, "--dead", "Z99"],
+                 ["serve", str(tmp_path / "missing.sgf"), "--port", "0"],
+                 ["record", "--serial", "sim", "--out", str(tmp_path / "g.sgf"), "--linger", "-1"]):
+        code, _, err = run(capsys, *argv)
+        assert code == 2, argv
+        assert err.count("\n") == 1 and err.startswith("kifu: "), err
+
+
+def test_serve_names_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "serve", str(tmp_path / "missing.sgf"), "--port", "0")
+    assert code == 2
+    assert err == f"kifu: {tmp_path / 'missing.sgf'}: no such file (--wait to wait for it)\n"
+
+
+def test_the_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert re.fullmatch(r"kifu \d+\.\d+\.\d+\S*\n", capsys.readouterr().out)

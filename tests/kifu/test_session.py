@@ -259,7 +259,7 @@ def test_kifu_record_will_not_overwrite_a_record(tmp_path: Path, capsys: pytest.
     script.write_text(SCRIPT)
     out = tmp_path / "game.sgf"
     out.write_bytes(b"(;SZ[5];B[cc])")
-    assert main(["record", "--observations", str(script), "--out", str(out), "--size", "5"]) == 1
+    assert main(["record", "--observations", str(script), "--out", str(out), "--size", "5"]) == 2
     assert "--resume" in capsys.readouterr().err
     assert out.read_bytes() == b"(;SZ[5];B[cc])"
 
@@ -294,7 +294,7 @@ def test_who_moves_first_is_said_only_for_a_new_even_game(
     script.write_text(SCRIPT)
     out = tmp_path / "game.sgf"
     assert main(["record", "--observations", str(script), "--out", str(out), "--size", "5",
-                 "--first", "W", *options]) == 1
+                 "--first", "W", *options]) == 2
     assert "--first is for a new game without handicap stones" in capsys.readouterr().err
     assert not out.exists()
 
@@ -393,7 +393,7 @@ def test_photos_held_too_briefly_for_the_stability_window_are_refused_before_rec
 ) -> None:
     out = tmp_path / "game.sgf"
     assert main(["record", "--frames", str(tmp_path), "--out", str(out),
-                 "--frame-interval", "0.5"]) == 1
+                 "--frame-interval", "0.5"]) == 2
     err = capsys.readouterr().err
     assert "--stable 0.5 is too long for photos held --frame-interval 0.5" in err
     assert "use --stable 0.27 or less, or a longer --frame-interval" in err
@@ -404,6 +404,6 @@ def test_a_source_that_cannot_be_opened_is_named_and_leaves_no_record(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "game.sgf"
-    assert main(["record", "--video", str(tmp_path / "missing.mp4"), "--out", str(out)]) == 1
+    assert main(["record", "--video", str(tmp_path / "missing.mp4"), "--out", str(out)]) == 2
     assert "missing.mp4" in capsys.readouterr().err
     assert not out.exists()
