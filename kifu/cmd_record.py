@@ -225,15 +225,15 @@ def _check_still_hold(interval: float, stable: float) -> None:
             f"still that long; {fix} a longer --frame-interval")
 
 
-def _serial_readings(spec: str) -> tuple[Iterator[Observation], Any]:
-    """Readings of a sensor board; and the simulated board for ``sim`` (else None). The
-    port is opened at once (ValueError naming it if it cannot be)."""
+def _serial_readings(spec: str, size: int = 19) -> tuple[Iterator[Observation], Any]:
+    """Readings of a sensor board; and the simulated board for ``sim`` (else None), of
+    ``size``. The port is opened at once (ValueError naming it if it cannot be)."""
     client: Any = importlib.import_module("firmware_bridge.client")
     errors: Any = importlib.import_module("firmware_bridge.errors")
     sim = None
     if spec == "sim":
         simulator: Any = importlib.import_module("firmware_bridge.simulator")
-        sim = simulator.RealTimeBoard()
+        sim = simulator.RealTimeBoard(size)
         spec = sim.port
     board = client.board_for(spec)
     try:
@@ -445,7 +445,7 @@ def cmd_record(args: argparse.Namespace) -> int:
     view = None
     search: BoardSearch | None = None
     if args.serial is not None:
-        items, sim = _serial_readings(args.serial)
+        items, sim = _serial_readings(args.serial, size)
     elif args.observations is not None:
         items = load_script(args.observations)
     else:

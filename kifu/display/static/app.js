@@ -35,6 +35,10 @@ function panelFor(id) {
     drawBoard(p, p.state);
   });
   root.querySelector(".cmd-pass").addEventListener("click", () => command(id, "pass"));
+  root.querySelector(".cmd-done").addEventListener("click", () => command(id, "done"));
+  root.querySelector(".cmd-undo").addEventListener("click", () => {
+    if (confirm("Take the last move back?")) command(id, "undo");
+  });
   root.querySelector(".cmd-resign").addEventListener("click", () => {
     if (confirm("Resign for the player to move?")) command(id, "resign");
   });
@@ -101,8 +105,13 @@ function render(s) {
   renderScore(r, s);
   renderAnnouncements(r, s, old);
   r.querySelector(".calibrate-item").hidden = !(s.camera || s.orientable);
+  r.querySelector(".counting-note").hidden = !s.counting;
   const controls = r.querySelector(".controls");
   controls.hidden = !(token && s.controllable && s.phase !== "over");
+  r.querySelector(".cmd-pass").hidden = s.counting;
+  r.querySelector(".cmd-resign").hidden = s.counting;
+  r.querySelector(".cmd-done").hidden = !s.counting;
+  r.querySelector(".cmd-undo").hidden = !s.number;
 }
 
 function renderScore(r, s) {
@@ -111,7 +120,11 @@ function renderScore(r, s) {
   box.hidden = false;
   const sc = s.score;
   let headline = s.result || "";
-  if (sc) {
+  box.classList.toggle("live", Boolean(s.counting));
+  if (sc && s.counting) {
+    headline = "As it stands: " + (sc.winner === "draw" ? "even" :
+      `${sc.winner === "B" ? "Black" : "White"} leads by ${sc.margin}`);
+  } else if (sc) {
     headline = sc.winner === "draw" ? "Draw" :
       `${sc.winner === "B" ? "Black" : "White"} wins by ${sc.margin}`;
   } else if (/^[BW]\+R/.test(headline)) {

@@ -46,6 +46,13 @@ function render(s) {
   controls.hidden = !(token && can);
   document.getElementById("no-token").hidden = !(can && !token);
   document.getElementById("no-camera").hidden = Boolean(s.camera);
+  document.getElementById("set-point").hidden = !(token && s.controllable && s.phase !== "over");
+  const result = document.getElementById("result");
+  const sc = s.score;
+  result.hidden = !(sc || s.result);
+  if (sc && s.counting) result.textContent = `Counting · as it stands: ${sc.result}`;
+  else if (sc) result.textContent = `${sc.result} · Black ${sc.black}, White ${sc.white}`;
+  else result.textContent = s.result || "";
   const list = document.querySelector(".announcements");
   list.textContent = "";
   for (const a of s.announcements.slice(0, 3)) {
@@ -91,6 +98,7 @@ async function pollCamera() {
 frame.addEventListener("load", () => {
   loading = false;
   frame.hidden = false;
+  document.getElementById("legend").hidden = false;
   frame.dataset.shown = frame.dataset.asked;
 });
 frame.addEventListener("error", () => { loading = false; });
@@ -108,6 +116,28 @@ async function orient(degrees) {
     error.textContent = "no connection";
   }
 }
+
+const setForm = document.getElementById("set-point");
+setForm.addEventListener("submit", async e => {
+  e.preventDefault();
+  const err = setForm.querySelector(".cmd-error");
+  err.textContent = "";
+  const body = {point: setForm.point.value.trim().toUpperCase(), stone: setForm.stone.value};
+  try {
+    const r = await fetch(`${API}/boards/${boardId}/set`, {
+      method: "POST",
+      headers: {"Authorization": "Bearer " + token, "Content-Type": "application/json"},
+      body: JSON.stringify(body),
+    });
+    err.textContent = r.ok ? `${body.point}: ${body.stone}` : (await r.json()).error;
+  } catch (x) {
+    err.textContent = "no connection";
+  }
+});
+document.querySelector(".board").addEventListener("click", e => {
+  const v = e.target.closest("[data-vertex]");   // a stone clicked: its point in the form
+  if (v) setForm.point.value = v.dataset.vertex;
+});
 
 controls.querySelector(".turn").addEventListener("click", () => {
   if (state) orient((state.orientation + 90) % 360);
