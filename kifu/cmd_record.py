@@ -185,7 +185,7 @@ class BoardSearch:
             if self.watcher is not None and self.watcher.fit is None:
                 self.missing += 1
                 self.since = obs.time if self.since is None else self.since
-                if not self.warned and obs.time - self.since >= self.patience:
+                if not self.warned and obs.time - self.since >= self.patience - 1e-6:
                     self.warned = True
                     warn(f"no board found in {self.missing} frames: {self.reason}")
             else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import queue
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -49,5 +50,38 @@ def test_the_recording_serves_its_board_json_sgf_and_takes_commands(tmp_path: Pa
         assert commands.get(timeout=2) == Command("pass", None)
         session.handle(Command("pass", None))
         assert game.to_move is Color.BLACK and game.number == 2
+    finally:
+        server.stop()
+
+
+def _post(url: str, body: bytes = b"") -> tuple[int, dict[str, object]]:
+    req = urllib.request.Request(url, data=body, method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def test_undo_done_and_a_corrected_point_from_the_pages_go_to_the_session(tmp_path: Path) -> None:
+    game = Game(preset("japanese"), 9)
+    writer = SgfWriter(tmp_path / "g.sgf", game)
+    commands: queue.Queue[Command] = queue.Queue()
+    server = _display("127.0.0.1:0", game, writer, commands, {}, [writer], "table-1")
+    try:
+        base = f"{server.url}api/v1/boards/board/"
+        token = f"?token={server.token}"
+        for name in ("undo", "done"):
+            assert _post(base + name + token)[0] == 200
+            assert commands.get(timeout=2) == Command(name)
+        status, _ = _post(base + "set" + token, b'{"point": "d4", "stone": "white"}')
+        assert status == 202
+        assert commands.get(timeout=2) == Command("set", Color.WHITE, vertex="D4")
+        assert _post(base + "set" + token, b'{"point": "D4", "stone": "red"}')[0] == 400
+        assert _post(base + "set" + token, b'{"point": "K10", "stone": "empty"}')[0] == 400
+        assert _post(base + "set" + token, b'{"stone": "empty"}')[0] == 400
+        assert _post(base + "set", b'{"point": "D4", "stone": "empty"}')[0] == 403
+        assert commands.empty()
     finally:
         server.stop()
