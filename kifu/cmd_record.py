@@ -12,9 +12,12 @@ are unknown points, a bumped camera has the board located again. A folder's imag
 photos of the board, one per move: each is held as a still view for ``--frame-interval``
 seconds. Players say what the board cannot show at the keyboard: ``pass`` (or ``p``),
 ``pass B``, ``resign W``, ``done`` (dead stones lifted off: count), ``rotate 90`` (Black
-sits at the right of the camera's picture: the game so far is turned to match). With
-``--serve``, a camera's latest frame with the grid and stones read is on the calibration
-page, where the orientation can be turned too. A hidden ``--observations FILE`` reads a
+sits at the right of the camera's picture: the game so far is turned to match), ``undo``
+(the last move taken back), ``set D4 black`` (the camera's reading corrected); standard
+input is read whether or not it is a terminal, so a pipe can script a recording (with
+``--serial sim`` it ends at the end of the input). With ``--serve``, a camera's latest
+frame with the grid and stones read is on the calibration page, where the orientation can
+be turned and points corrected too; the page stays up ``--linger`` minutes afterwards. A hidden ``--observations FILE`` reads a
 script of ASCII readings instead of a camera (see `kifu.session`), for tests.
 """
 
