@@ -96,3 +96,33 @@ def test_the_record_replays_and_serves_to_the_sessions_score(
     else:  # serve counts the record as written, as replay does without the dead stones
         bare = replayed_score(out, capsys)
         assert same(served, bare)[0] == same(served, bare)[1]
+
+
+def test_serve_waits_for_a_record_not_written_yet_with_wait(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "later.sgf"
+    args = build_parser().parse_args(["serve", str(path), "--port", "0", "--quiet", "--wait",
+                                      "--interval", "0.05"])
+    stop = threading.Event()
+    t = threading.Thread(target=cmd_serve, args=(args, stop))
+    t.start()
+    try:
+        deadline = time.monotonic() + 10
+        url = None
+        while url is None and time.monotonic() < deadline:
+            for line in capsys.readouterr().out.splitlines():
+                if "showing 1 board at " in line:
+                    url = line.split(" at ")[-1]
+            time.sleep(0.05)
+        assert url and t.is_alive()
+        path.write_bytes(b"(;GM[1]SZ[9];B[ee];W[cc])")
+        state: dict[str, Any] = {}
+        while time.monotonic() < deadline and state.get("number") != 2:
+            with urllib.request.urlopen(f"{url}api/v1/boards/later", timeout=5) as r:
+                state = json.loads(r.read())
+            time.sleep(0.05)
+        assert state["last_move"] == "C7"
+    finally:
+        stop.set()
+        t.join(5)
