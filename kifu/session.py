@@ -490,7 +490,8 @@ class Session:
             self._emit(self.tracker.finish())
 
 
-_QUIET = (Kind.RESYNC, Kind.COUNTING, Kind.CORRECTION, Kind.REFUSED, Kind.WAITING_FOR_REMOVAL)
+_QUIET = (Kind.RESYNC, Kind.COUNTING, Kind.CORRECTION, Kind.REFUSED, Kind.WAITING_FOR_REMOVAL,
+          Kind.NO_BOARD)
 """Announcements that are not a complaint about the board."""
 
 

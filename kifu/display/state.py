@@ -29,6 +29,7 @@ from rules.rotation import check_rotation, rotate_point
 
 from .. import announce as an
 from ..replay import score_json
+from ..corrections import Correction
 from ..svg import board_svg
 from ..tracker import Oriented
 from .camera import CameraView
@@ -288,6 +289,18 @@ class LiveBoard:
 
         return self._change(edit, [(None, change.text, "orientation")])
 
+    def corrected(self, game: Game, text: str, took_back: bool) -> Snapshot:
+        """A correction was made (`kifu.corrections.Correction`): say ``text`` and show
+        ``game`` as it now stands; when a move was taken back, its marks (the last move,
+        a refused point) go with it."""
+
+        def edit(s: Snapshot) -> Snapshot:
+            if took_back:
+                s = dataclasses.replace(s, last_move=None, last_pass=None, highlight=None)
+            return _from_game(s, game)
+
+        return self._change(edit, [(None, text, "correction")])
+
     def publish(self, *events: Event) -> Snapshot:
         """The events alone, the stones unchanged: ``update(None, *events)``."""
         return self.update(None, *events)
@@ -439,7 +452,8 @@ EVENTS = (MovePlayed, Passed, IllegalMove, StonesRemoved, Resigned, GameEnded, S
 
 class BoardSink:
     """A recording session's sink (called with each output and its time) that shows the
-    game on ``board``: rules events update it; a change of orientation turns it; an
+    game on ``board``: rules events update it; a change of orientation turns it; a
+    correction shows the game as corrected; an
     announcement of the tracker's (anything with a ``text``, and optionally ``kind``,
     ``reason`` and ``points``) is said on it; any other output (setup stones) shows the
     game's stones as they are now."""
@@ -455,6 +469,9 @@ class BoardSink:
             return
         if isinstance(item, Oriented):
             self.board.oriented(self.game, item)
+            return
+        if isinstance(item, Correction):
+            self.board.corrected(self.game, item.text, item.takes_back)
             return
         text = getattr(item, "text", None)
         if isinstance(text, str):

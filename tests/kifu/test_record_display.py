@@ -85,3 +85,30 @@ def test_undo_done_and_a_corrected_point_from_the_pages_go_to_the_session(tmp_pa
         assert commands.empty()
     finally:
         server.stop()
+
+
+def test_a_correction_is_shown_on_the_page_with_the_game_as_corrected(tmp_path: Path) -> None:
+    game = Game(preset("japanese"), 9)
+    writer = SgfWriter(tmp_path / "g.sgf", game)
+    commands: queue.Queue[Command] = queue.Queue()
+    sinks: list[Sink] = [writer]
+    server = _display("127.0.0.1:0", game, writer, commands, {}, sinks, "table-1")
+    try:
+        session = Session(Tracker(game, stable_for=0.0), sinks)
+        empty = ["." * 9] * 9
+        black = ["." * 9] * 4 + ["....X...."] + ["." * 9] * 4
+        both = ["." * 9] * 3 + ["...O....."] + ["....X...."] + ["." * 9] * 4
+        for t, rows in enumerate((empty, black, both)):
+            session.handle(Observation.from_rows(rows, time=float(t)))
+        assert game.number == 2
+        session.handle(Command("undo"))
+        board = json.loads(_get(f"{server.url}api/v1/boards/board"))
+        assert board["number"] == 1 and board["last_move"] is None
+        assert board["rows"][3] == "." * 9
+        assert board["announcements"][0] == {
+            "text": "White's D6 (move 2) taken back: take D6 off the board",
+            "kind": "correction", "time": board["announcements"][0]["time"]}
+        sgf_served = _get(f"{server.url}api/v1/boards/board/game.sgf")
+        assert b"W[" not in sgf_served and b"C[kifu correction at 2.00 s: undo: " in sgf_served
+    finally:
+        server.stop()
