@@ -334,8 +334,7 @@ class Session:
         if game.phase is not Phase.COUNTING:
             if before is Phase.COUNTING and game.phase is Phase.PLAY:
                 self._emit([Announcement(
-                    Kind.COUNTING, "play resumes: a stone was put down; counting starts again "
-                    "after two passes")])
+                    Kind.COUNTING, "play resumes; counting starts again after two passes")])
             return
         if before is not Phase.COUNTING:
             self._emit([Announcement(Kind.COUNTING, COUNTING_TEXT)])
@@ -405,8 +404,8 @@ class Session:
         if todo:
             tr.troubled = True
         point = lifted[0] if lifted else None
-        what = f"{point.gtp()}" if point else "pass"
-        text = f"{_name(color) if color else 'the'}'s {what} (move {number}) taken back"
+        who = f"{_name(color)}'s" if color else "the"
+        text = f"{who} {point.gtp() if point else 'pass'} (move {number}) taken back"
         return [correction("undo", text + (": " + " and ".join(todo) if todo else ""), number,
                            color, point)]
 

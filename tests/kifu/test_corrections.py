@@ -258,3 +258,14 @@ def test_counting_is_announced_with_the_score_as_it_stands(tmp_path: Path) -> No
     play(session, "@ 6\n.....\n...O.\n..X..\n.....\n.....\n@ 7\n....X\n...O.\n..X..\n.....\n.....\n")
     assert session.game.phase is Phase.PLAY and session.game.number == 5
     assert said(session, Kind.COUNTING)[-1].startswith("play resumes")
+
+
+def test_undo_of_the_second_pass_resumes_play(tmp_path: Path) -> None:
+    session, _, out = table(tmp_path)
+    play(session, TWO_MOVES + "pass\npass\nundo\n")
+    game = session.game
+    assert game.phase is Phase.PLAY and game.number == 3 and game.to_move is Color.WHITE
+    assert [o.text for o in session.outputs if isinstance(o, Correction)] == [
+        "White's pass (move 4) taken back"]
+    assert said(session, Kind.COUNTING)[-1] == "play resumes; counting starts again after two passes"
+    assert [n.get_move() for n in nodes(out)[1:]] == [("b", (2, 2)), ("w", (3, 3)), ("b", None)]
