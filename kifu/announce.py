@@ -153,7 +153,6 @@ _LETTERS = dict(zip(
     ("ay", "bee", "see", "dee", "ee", "eff", "jee", "aitch", "jay", "kay", "el", "em", "en",
      "oh", "pee", "cue", "ar", "ess", "tee", "you", "vee", "double-you", "ex", "why", "zed"),
 ))
-_TENS = {20: "twenty"}
 _VERTEX = re.compile(r"\b([A-HJ-Z])([1-9][0-9]?)\b")
 
 

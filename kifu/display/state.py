@@ -8,8 +8,8 @@ announcer) is called with each new snapshot. Commands from the page (pass, resig
 undo) go back through ``on_command``; the orientation asked for on the calibration page
 through ``on_orientation``, a point's reading corrected there through ``on_correction``.
 In the counting phase (after two passes) the score is the count as it stands, with the
-stones lifted so far as dead; once the game is over, the final count. A recording's board may hold its camera's latest frame
-(`kifu.display.camera.CameraView`).
+stones lifted so far as dead; once the game is over, the final count. A recording's board
+may hold its camera's latest frame (`kifu.display.camera.CameraView`).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from rules import (
     Reason, Resigned, Score, StonesRemoved,
 )
 
+from rules.point import CoordinateError
 from rules.rotation import check_rotation, rotate_point
 
 from .. import announce as an
@@ -87,6 +88,7 @@ class Snapshot:
     def to_json(self) -> dict[str, Any]:
         """The snapshot as JSON for programs: rows top first (``.``/``X``/``O``), GTP
         vertices, colours as ``"B"``/``"W"``, the newest announcement first;
+        ``counting`` true after two passes, when ``score`` is the count as it stands;
         ``orientation`` is the quarter turn (degrees clockwise) applied to the readings,
         ``camera`` the address of the latest camera frame (None without a camera)."""
         s = self.score
@@ -342,8 +344,6 @@ class LiveBoard:
         as ``stone`` (``black``, ``white`` or ``empty``): `kifu.session.Session.set_point`.
         Raises `CommandError` for a point off the board or another stone (400), or when
         this board takes no corrections (409)."""
-        from rules.point import CoordinateError
-
         s = self._snap
         try:
             Point.from_gtp(vertex, height=s.position.height, width=s.position.width)
@@ -437,6 +437,8 @@ def game_commands(board: LiveBoard, game: Game, lock: threading.Lock | None = No
                     events += [ended, score]
                 elif game.number:
                     game.undo()
+                    board.corrected(game, f"move {game.number + 1} taken back", True)
+                    return
                 else:
                     raise CommandError("no move to take back")
             except IllegalMoveError as exc:

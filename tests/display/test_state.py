@@ -229,3 +229,26 @@ def test_a_session_sink_shows_events_and_the_trackers_warnings() -> None:
     g.setup(black=[Point.from_gtp("A1")])
     sink(object(), 3.0)  # setup stones: the board shows the game as it is
     assert b.snapshot.position == g.position
+
+
+def test_the_page_counts_and_takes_back_on_a_game_of_its_own() -> None:
+    game = Game("japanese", 5)
+    board = LiveBoard("t", 5)
+    board.on_command = game_commands(board, game)
+    game.play(Point.from_gtp("C3"))
+    board.update(game)
+    board.command("undo")
+    s = board.snapshot.to_json()
+    assert s["number"] == 0 and s["announcements"][0]["text"] == "move 1 taken back"
+    with pytest.raises(CommandError, match="no move to take back"):
+        board.command("undo")
+    with pytest.raises(CommandError, match="counted only after two passes"):
+        board.command("done")
+    game.play(Point.from_gtp("C3"))
+    board.command("pass")
+    board.command("pass")
+    s = board.snapshot.to_json()
+    assert s["counting"] and s["score"]["result"] == "B+17.5"  # the count as it stands
+    board.command("done")
+    s = board.snapshot.to_json()
+    assert not s["counting"] and s["phase"] == "over" and s["result"] == "B+17.5"
