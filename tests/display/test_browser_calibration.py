@@ -51,6 +51,18 @@ def test_the_operator_sees_the_camera_and_turns_the_board(browser: Any, tmp_path
         page.click(".confirm")
         page.wait_for_selector('.announcements li:first-child:text("Orientation 90° confirmed")',
                                timeout=WAIT)
+
+        # The picture's marks are explained; a point the camera misreads is corrected.
+        assert page.is_visible("#legend")
+        assert page.locator("#legend li").all_inner_texts()[:3] == [
+            "grid found", "black stone read", "white stone read"]
+        page.fill("#set-point input[name=point]", "e5")
+        page.select_option("#set-point select[name=stone]", "white")
+        page.click("#set-point button")
+        page.wait_for_selector('.board circle.stone.white[data-vertex="E5"]', timeout=WAIT)
+        assert page.inner_text(".announcements li:first-child") == (
+            "E5 set to white (the camera read it empty)")
+        assert [m.gtp() for m in load(rec.out).moves] == ["B C7", "W E5"]
     finally:
         page.close()
         rec.stop()

@@ -76,7 +76,10 @@ function describe(c) {
 async function pollCamera() {
   try {
     const r = await fetch(`${API}/boards/${boardId}/camera`);
-    if (r.status === 404) return;   // no camera: the page is about the orientation alone
+    if (r.status === 404) {         // no camera: the page is about the orientation alone
+      cameraStatus.hidden = true;
+      return;
+    }
     const c = await r.json();
     const [text, kind] = describe(c);
     cameraStatus.textContent = text;
