@@ -355,21 +355,32 @@ class Session:
         return None
 
     def _take_back(self, said: Announcement) -> list[Output] | None:
-        """The tracker's complaint that a stone was lifted but not captured, when the
-        stone is the last one played and nothing else changed: a take-back, carried out
-        if ``takeback`` allows it, refused otherwise. None for any other complaint."""
+        """The tracker's complaint about the board (a stone lifted but not captured, say),
+        when the board shows the game as it was before the last move (its stone lifted,
+        any stones it captured put back): a take-back, carried out if ``takeback`` allows
+        it, refused otherwise. None for any other complaint."""
         last = self._last_move()
-        if (said.kind is not Kind.UNEXPECTED_REMOVAL or not isinstance(last, MovePlayed)
-                or said.points != (last.point,) or last.captured or last.suicided
-                or self.game.phase is not Phase.PLAY):
+        game, seen = self.game, self.tracker.accepted
+        if (said.kind in _QUIET or not self.tracker.troubled or not isinstance(last, MovePlayed)
+                or game.phase is not Phase.PLAY or seen is None
+                or seen[last.point.y * game.width + last.point.x] != 0):
+            return None
+        game.undo()
+        before = tuple(game.board.cells)
+        if before != seen or not self.takeback:
+            game.play(last.point, last.color)  # the move stands
+        if before != seen:
             return None
         who = f"{_name(last.color)}'s {last.point.gtp()} (move {last.number})"
         if not self.takeback:
+            again = (f" and take {' '.join(p.gtp() for p in last.captured)} off again"
+                     if last.captured else "")
             return [Announcement(
                 Kind.REFUSED, f"no take-backs in this game (--takeback refused): put {who} "
-                f"back", said.points)]
-        self.game.undo()
-        self.tracker.troubled = False
+                f"back{again}", (last.point,))]
+        tr = self.tracker
+        tr.troubled = False
+        tr.pending = {i: c for i, c in tr.pending.items() if game.board.cells[i] == 0}
         return [correction("take-back", f"{who} taken back", last.number, last.color,
                            last.point)]
 

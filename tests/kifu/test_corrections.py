@@ -90,10 +90,8 @@ def test_undo_takes_the_last_move_back_and_expects_its_stone_lifted(tmp_path: Pa
     assert [n.get_move() for n in nodes(out)[1:]] == [("b", (2, 2)), ("w", (1, 1))]
 
 
-def test_undo_of_a_capture_asks_for_the_captured_stone_back(tmp_path: Path) -> None:
-    session, _, _ = table(tmp_path)
-    # White B3 is taken by Black's A3 ... (B3 surrounded by B2, C3, B4, A3).
-    play(session, """
+# White's B3 is taken by Black's A3 (B3 surrounded by B2, C3, B4 and A3).
+CAPTURE = """
 @ 0
 .....
 .....
@@ -142,8 +140,12 @@ def test_undo_of_a_capture_asks_for_the_captured_stone_back(tmp_path: Path) -> N
 X.X..
 .X..O
 .....
-undo
-""")
+"""
+
+
+def test_undo_of_a_capture_asks_for_the_captured_stone_back(tmp_path: Path) -> None:
+    session, _, _ = table(tmp_path)
+    play(session, CAPTURE + "undo\n")
     game = session.game
     assert game.number == 6 and game.position[Point.from_gtp("B3")] is Color.WHITE
     text = [o.text for o in session.outputs if isinstance(o, Correction)][0]
@@ -269,3 +271,26 @@ def test_undo_of_the_second_pass_resumes_play(tmp_path: Path) -> None:
         "White's pass (move 4) taken back"]
     assert said(session, Kind.COUNTING)[-1] == "play resumes; counting starts again after two passes"
     assert [n.get_move() for n in nodes(out)[1:]] == [("b", (2, 2)), ("w", (3, 3)), ("b", None)]
+
+
+TAKEN_BACK = "@ 8\n.....\n.X.O.\n.OX..\n.X..O\n.....\n"
+"""Black lifts A3 again and puts White's captured B3 back."""
+
+
+def test_a_capture_taken_back_in_a_club_game(tmp_path: Path) -> None:
+    session, _, _ = table(tmp_path, takeback=True)
+    play(session, CAPTURE + TAKEN_BACK)
+    game = session.game
+    assert game.number == 6 and game.position[Point.from_gtp("B3")] is Color.WHITE
+    assert game.captures[Color.BLACK] == 0
+    assert [o.text for o in session.outputs if isinstance(o, Correction)] == [
+        "Black's A3 (move 7) taken back"]
+
+
+def test_a_capture_taken_back_is_refused_in_a_tournament(tmp_path: Path) -> None:
+    session, _, _ = table(tmp_path)
+    play(session, CAPTURE + TAKEN_BACK)
+    assert session.game.number == 7 and session.game.captures[Color.BLACK] == 1
+    assert said(session, Kind.REFUSED) == [
+        "no take-backs in this game (--takeback refused): put Black's A3 (move 7) back and "
+        "take B3 off again"]
