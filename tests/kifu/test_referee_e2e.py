@@ -19,18 +19,29 @@ from kifu.cmd_serve import cmd_serve
 from tests.kifu.recording import DEAD, GAME, Recording
 
 
-def recorded(tmp_path: Path, rules: str) -> tuple[Path, dict[str, Any], str]:
-    """The game recorded under ``rules``: the SGF, the session's score, its stderr."""
-    out = tmp_path / f"{rules}.sgf"
-    rec = Recording(out, "--rules", rules, "--json")
+RULES = ("chinese", "japanese", "aga")
+
+
+@pytest.fixture(scope="module")
+def recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, dict[str, Any]]]:
+    """The game recorded under each of `RULES`, all at once: the SGF and the session's
+    score for each."""
+    folder = tmp_path_factory.mktemp("e2e")
+    running = {rules: Recording(folder / f"{rules}.sgf", "--rules", rules, "--json")
+               for rules in RULES}
+    done: dict[str, tuple[Path, dict[str, Any]]] = {}
     try:
-        rec.send(*GAME, f"lift {DEAD}", "done")
-        assert rec.finish() == 0
+        for rec in running.values():
+            rec.send(*GAME, f"lift {DEAD}", "done")
+        for rules, rec in running.items():
+            assert rec.finish() == 0, rec.err
+            events = [json.loads(line) for line in rec.out.splitlines()]
+            [score] = [e for e in events if e["event"] == "score"]
+            done[rules] = (folder / f"{rules}.sgf", score)
     finally:
-        rec.kill()
-    events = [json.loads(line) for line in rec.out.splitlines()]
-    [score] = [e for e in events if e["event"] == "score"]
-    return out, score, rec.err
+        for rec in running.values():
+            rec.kill()
+    return done
 
 
 def served_score(path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
@@ -81,9 +92,10 @@ def same(a: dict[str, Any], b: dict[str, Any]) -> tuple[object, ...]:
                              # stone and komi 5.5
 ])
 def test_the_record_replays_and_serves_to_the_sessions_score(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], rules: str, result: str
+    recordings: dict[str, tuple[Path, dict[str, Any]]], capsys: pytest.CaptureFixture[str],
+    rules: str, result: str
 ) -> None:
-    out, session, err = recorded(tmp_path, rules)
+    out, session = recordings[rules]
     assert session["result"] == result and session["dead_stones"] == [DEAD]
     assert f"RE[{result}]".encode() in out.read_bytes()
     holds_dead = any(tag in out.read_bytes() for tag in (b"TB[", b"TW["))
