@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 from pathlib import Path
 
 from rules import PRESETS, IllegalMove, Point, preset
@@ -93,8 +94,15 @@ def version() -> str:
         return "0+unknown"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error said in one line (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="kifu", description="Watch a Go board and referee the game.")
+    ap = _Parser(prog="kifu", description="Watch a Go board and referee the game.")
     ap.add_argument("--version", action="version", version=f"kifu {version()}")
     sub = ap.add_subparsers(dest="command", required=True)
     rules_help = f"rule set: {', '.join(PRESETS)} (default: the record's RU, else chinese)"

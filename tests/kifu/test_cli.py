@@ -151,6 +151,22 @@ def test_every_usage_error_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest
         assert err.count("\n") == 1 and err.startswith("kifu: "), err
 
 
+@pytest.mark.parametrize("argv, named", [
+    (["record", "--serial", "sim", "--out", "g.sgf", "--speak", "loudly"], "--speak"),
+    (["record", "--camera", "0", "--serial", "sim"], "--serial"),
+    (["replay"], "game"),
+    (["teleport"], "teleport"),
+])
+def test_a_usage_error_is_one_line_naming_the_option(
+    capsys: pytest.CaptureFixture[str], argv: list[str], named: str
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and named in err and err.startswith("kifu"), err
+
+
 def test_serve_names_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "serve", str(tmp_path / "missing.sgf"), "--port", "0")
     assert code == 2
