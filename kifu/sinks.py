@@ -134,6 +134,10 @@ class SgfWriter:
 
 
 def _json(item: Output) -> dict[str, Any]:
+    if isinstance(item, Correction):
+        return {"event": "correction", "action": item.action, "number": item.number,
+                "color": item.color.letter if item.color else None,
+                "points": [p.gtp() for p in item.points], "text": item.text}
     if isinstance(item, Announcement):
         d: dict[str, Any] = {
             "event": "announcement", "kind": item.kind.value, "text": item.text,

@@ -6,6 +6,7 @@ passes and the counting phase."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 from sgfmill import sgf  # type: ignore[import-untyped]
@@ -294,3 +295,13 @@ def test_a_capture_taken_back_is_refused_in_a_tournament(tmp_path: Path) -> None
     assert said(session, Kind.REFUSED) == [
         "no take-backs in this game (--takeback refused): put Black's A3 (move 7) back and "
         "take B3 off again"]
+
+
+def test_a_correction_as_json_for_other_programs(tmp_path: Path) -> None:
+    game = Game(preset("japanese"), 5)
+    text = io.StringIO()
+    session = Session(Tracker(game, stable_for=0.0), [TerminalAnnouncer(text, as_json=True)])
+    play(session, TWO_MOVES + "undo\n")
+    assert json.loads(text.getvalue().splitlines()[-1]) == {
+        "event": "correction", "action": "undo", "number": 2, "color": "W", "points": ["D4"],
+        "text": "White's D4 (move 2) taken back: take D4 off the board", "time": 2.0}
