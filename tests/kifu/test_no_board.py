@@ -64,8 +64,8 @@ def test_the_summary_says_why_nothing_was_recorded() -> None:
 def test_kifu_record_on_a_film_without_a_board(tmp_path: Path) -> None:
     cv2 = pytest.importorskip("cv2")
     film = tmp_path / "blank.avi"
-    writer = cv2.VideoWriter(str(film), cv2.VideoWriter_fourcc(*"MJPG"), 30, (64, 48))
-    for _ in range(310):  # 10.3 s of green cloth
+    writer = cv2.VideoWriter(str(film), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for _ in range(105):  # 10.4 s of green cloth, at 10 frames a second
         writer.write(np.full((48, 64, 3), (40, 90, 60), np.uint8))
     writer.release()
     out = tmp_path / "game.sgf"
@@ -75,7 +75,7 @@ def test_kifu_record_on_a_film_without_a_board(tmp_path: Path) -> None:
         capture_output=True, text=True, stdin=subprocess.DEVNULL, cwd=ROOT, timeout=120,
     )
     assert run.returncode == 0, run.stderr
-    assert "  !  no-board: no board found in 301 frames: " in run.stdout
+    assert "  !  no-board: no board found in 101 frames: " in run.stdout
     last = run.stderr.strip().splitlines()[-1]
     assert last.startswith(f"0 moves recorded in {out}: no board was found in any of the "
-                           f"310 frames: ")
+                           f"105 frames: ")
