@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
 import logging
 import socket
@@ -126,14 +127,31 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+class _Stream(web.StreamResponse):
+    """A response whose body ends when the connection closes: no chunked framing, as
+    event streams were sent before aiohttp and as aiohttp's own websockets and files
+    are (the class attribute below is how those subclasses say so). A viewer's HTTP
+    client then reads the stream straight through its buffer."""
+
+    _length_check = False
+
+
+def _abort(transport: asyncio.BaseTransport | None) -> None:
+    if isinstance(transport, asyncio.WriteTransport):
+        transport.abort()
+
+
 class _News:
     """Wakes the coroutines waiting on a feed when it has a new message (the feed is pushed
-    to from other threads; this lives in the server's loop)."""
+    to from other threads; this lives in the server's loop), and every ``heartbeat``
+    seconds in any case (so that quiet streams send a comment line)."""
 
-    def __init__(self, feed: Feed, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, feed: Feed, loop: asyncio.AbstractEventLoop, heartbeat: float) -> None:
         self.feed = feed
         self.loop = loop
+        self.heartbeat = heartbeat
         self._event = asyncio.Event()
+        self._beat = loop.call_later(heartbeat, self._pulse)
         feed.listen(self._wake)
 
     def _wake(self) -> None:
@@ -146,20 +164,22 @@ class _News:
         event, self._event = self._event, asyncio.Event()
         event.set()
 
-    async def wait(self, seq: int, timeout: float) -> list[Message]:
-        """What came after ``seq``, once there is something (or [] after ``timeout``
-        seconds, or when the feed closes)."""
+    def _pulse(self) -> None:
+        self._ring()
+        self._beat = self.loop.call_later(self.heartbeat, self._pulse)
+
+    async def wait(self, seq: int) -> list[Message]:
+        """What came after ``seq``, once there is something; [] at a heartbeat with
+        nothing new, or when the feed closes. (One wake-up for every waiting viewer: no
+        timer of its own for each.)"""
         if self.feed.seq <= seq and not self.feed.closed:
-            event = self._event  # taken before any await: a push from now on sets it
-            try:
-                await asyncio.wait_for(event.wait(), timeout)
-            except asyncio.TimeoutError:
-                return []
+            await self._event.wait()  # taken before any await: a push from now on sets it
         if self.feed.closed:
             return []
         return self.feed.since(seq)
 
     def close(self) -> None:
+        self._beat.cancel()
         try:
             self.feed.unlisten(self._wake)
         except ValueError:
@@ -334,6 +354,16 @@ class WebServer:
     async def _cors(self, request: web.Request, response: web.StreamResponse) -> None:
         response.headers.update(self.policy.cors_headers(request.headers.get("Origin")))
 
+    async def _write(self, resp: web.StreamResponse, loop: asyncio.AbstractEventLoop,
+                     transport: asyncio.BaseTransport | None, data: bytes) -> None:
+        """Write to a stream; the stream is dropped when the viewer does not take it
+        within ``Timeouts.write`` seconds."""
+        guard = loop.call_later(self.timeouts.write, _abort, transport)
+        try:
+            await resp.write(data)
+        finally:
+            guard.cancel()
+
     def dropped(self, request: web.Request, exc: BaseException) -> None:
         """Note once, at debug level, that the client of ``request`` went away."""
         log.debug("%s %s: %s went away (%s)", request.method, request.path,
@@ -362,29 +392,37 @@ class WebServer:
         came for ``Timeouts.heartbeat`` seconds. Ends when the feed closes or the viewer
         goes (noted once at debug level), or when the viewer accepts nothing for
         ``Timeouts.write`` seconds."""
-        resp = web.StreamResponse(headers={
+        # What the viewer is owed is settled before it learns it is connected: every
+        # message from then on reaches it.
+        messages = feed.since(since)
+        resp = _Stream(headers={
             "Content-Type": "text/event-stream", "Cache-Control": "no-store",
             "X-Accel-Buffering": "no"})
         resp.force_close()
         await resp.prepare(request)
         if request.method == "HEAD":
             return resp
+        loop = asyncio.get_running_loop()
         news = self._news.get(id(feed))
         if news is None:
-            news = self._news[id(feed)] = _News(feed, asyncio.get_running_loop())
-        t = self.timeouts
+            news = self._news[id(feed)] = _News(feed, loop, self.timeouts.heartbeat)
+        transport = request.transport
+        seq = since
+        write = functools.partial(self._write, resp, loop, transport)
         try:
-            await asyncio.wait_for(resp.write(f"retry: {RETRY_MS}\n\n".encode()), t.write)
-            seq = since
-            messages = feed.since(seq)
+            await write(f"retry: {RETRY_MS}\n\n".encode())
             while not feed.closed:
-                data = b": ping\n\n"
+                for m in messages:
+                    # One at a time: a viewer that falls behind holds at most aiohttp's
+                    # buffer of what it owes; the rest waits in the feed, shared.
+                    data = frame(m)
+                    if data:
+                        await write(data)
                 if messages:
-                    data = b"".join(frame(m) for m in messages)
                     seq = messages[-1].seq
-                if data:
-                    await asyncio.wait_for(resp.write(data), t.write)
-                messages = await news.wait(seq if seq is not None else 0, t.heartbeat)
-        except (ConnectionError, asyncio.TimeoutError) as exc:
+                messages = await news.wait(seq if seq is not None else 0)
+                if not messages and not feed.closed:
+                    await write(b": ping\n\n")
+        except ConnectionError as exc:
             self.dropped(request, exc)
         return resp
