@@ -42,14 +42,9 @@ from rules import Color
 from .feed import Feed, Message
 from .policy import parse_json
 from .state import CommandError, LiveBoard, Snapshot
-from .web import RETRY_MS, Timeouts, WebServer, error, json_response, reply
-
-__all__ = ["API", "HEARTBEAT", "MAX_BODY", "RETRY_MS", "DisplayServer", "Timeouts",
-           "event_frame", "parse_address"]
+from .web import Timeouts, WebServer, error, json_response, reply
 
 API = "/api/v1"
-HEARTBEAT = Timeouts().heartbeat
-"""Seconds between comment lines on an idle event stream (to find dead viewers)."""
 
 MAX_BODY = 4096
 """Bytes a command's JSON body may have."""

@@ -356,3 +356,26 @@ def test_off_loopback_the_camera_needs_the_token() -> None:
             assert r.headers["Content-Type"] == "image/jpeg"
         with urllib.request.urlopen(base + "/api/v1/boards/1", timeout=5) as r:
             assert r.status == 200  # the board itself stays public
+
+
+def test_a_viewer_that_stops_reading_is_dropped_after_the_write_timeout(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """It would otherwise hold what it is owed in the server's memory for ever."""
+    board = LiveBoard("1", 9)
+    with DisplayServer([board], timeouts=Timeouts(idle=IDLE, write=0.5)) as server:
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect(("127.0.0.1", server.port))
+        s.sendall(b"GET /api/v1/events HTTP/1.1\r\n" + host(server) + b"\r\n")
+        head = s.recv(4096)
+        assert b"200 OK" in head and b"Transfer-Encoding" not in head  # as before aiohttp
+        version = board.snapshot.version
+        for k in range(1, 200):  # 12.8 MB it never reads
+            server.feed.push("1", version + k, b"x" * 65536)
+        end = time.monotonic() + 5
+        while time.monotonic() < end and not any(
+                "went away" in r.getMessage() for r in caplog.records):
+            time.sleep(0.05)
+        gone = [r for r in caplog.records if "went away" in r.getMessage()]
+        assert len(gone) == 1 and gone[0].levelno == logging.DEBUG
+        s.close()
