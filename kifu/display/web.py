@@ -202,7 +202,7 @@ class WebServer:
         self.max_body = max_body
         self.name = name
         self.app = web.Application(middlewares=[self._guard], client_max_size=max_body)
-        self.app.on_response_prepare.append(self._cors)
+        self.app.on_response_prepare.append(self._headers)
         self._sock = _listen(host, port)
         self._address: tuple[str, int] = self._sock.getsockname()[:2]
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -351,7 +351,8 @@ class WebServer:
         })
         return web.Response(status=204, headers=headers)
 
-    async def _cors(self, request: web.Request, response: web.StreamResponse) -> None:
+    async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
+        response.headers["Server"] = "kifu"  # as before: no versions to look up flaws by
         response.headers.update(self.policy.cors_headers(request.headers.get("Origin")))
 
     async def _write(self, resp: web.StreamResponse, loop: asyncio.AbstractEventLoop,

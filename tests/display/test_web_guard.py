@@ -13,6 +13,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -379,3 +380,39 @@ def test_a_viewer_that_stops_reading_is_dropped_after_the_write_timeout(
         gone = [r for r in caplog.records if "went away" in r.getMessage()]
         assert len(gone) == 1 and gone[0].levelno == logging.DEBUG
         s.close()
+
+
+def test_kifu_serve_passes_allow_host_and_cors_to_its_server(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    from kifu.cli import build_parser
+    from kifu.cmd_serve import cmd_serve
+
+    game = tmp_path / "game.sgf"
+    game.write_bytes(b"(;GM[1]FF[4]SZ[9];B[ee])")
+    args = build_parser().parse_args(["serve", str(game), "--port", "0", "--quiet",
+                                      "--allow-host", "kifu.club.example",
+                                      "--cors", "http://club.example"])
+    stop = threading.Event()
+    t = threading.Thread(target=cmd_serve, args=(args, stop))
+    t.start()
+    try:
+        url = None
+        end = time.monotonic() + 5
+        while url is None and time.monotonic() < end:
+            for line in capfd.readouterr().out.splitlines():
+                if "showing 1 board at " in line:
+                    url = line.split(" at ")[-1]
+            time.sleep(0.05)
+        assert url is not None
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(f"GET /api/v1/boards/game HTTP/1.1\r\nHost: kifu.club.example:{port}\r\n"
+                      f"Origin: http://club.example\r\nConnection: close\r\n\r\n".encode())
+            answer = b""
+            while chunk := s.recv(65536):
+                answer += chunk
+        assert status(answer) == 200
+        assert b"Access-Control-Allow-Origin: http://club.example" in answer
+    finally:
+        stop.set()
+        t.join(5)
