@@ -136,6 +136,10 @@ class _Stream(web.StreamResponse):
     _length_check = False
 
 
+_HIGH_WATER = 65536
+"""Bytes a transport holds back before a writer must wait (asyncio's default limit)."""
+
+
 def _abort(transport: asyncio.BaseTransport | None) -> None:
     if isinstance(transport, asyncio.WriteTransport):
         transport.abort()
@@ -359,6 +363,12 @@ class WebServer:
                      transport: asyncio.BaseTransport | None, data: bytes) -> None:
         """Write to a stream; the stream is dropped when the viewer does not take it
         within ``Timeouts.write`` seconds."""
+        if (isinstance(transport, asyncio.WriteTransport) and len(data) <= _HIGH_WATER
+                and transport.get_write_buffer_size() == 0):
+            # Nothing held back: the write cannot fill the buffer and wait (the common
+            # case of a viewer keeping up), so it needs no timer.
+            await resp.write(data)
+            return
         guard = loop.call_later(self.timeouts.write, _abort, transport)
         try:
             await resp.write(data)
