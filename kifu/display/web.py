@@ -214,6 +214,7 @@ class WebServer:
         self._news: dict[int, _News] = {}
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
+        self._done = threading.Event()
         self._failure: BaseException | None = None
 
     # -- where ------------------------------------------------------------------------
@@ -238,12 +239,19 @@ class WebServer:
 
     def start(self) -> WebServer:
         """Serve in a background thread; returns self once the server answers."""
-        self._thread = threading.Thread(target=self.serve_forever, name=self.name, daemon=True)
+        self._thread = threading.Thread(target=self._background, name=self.name, daemon=True)
         self._thread.start()
         self._ready.wait(10)
         if self._failure is not None:
             raise self._failure
         return self
+
+    def _background(self) -> None:
+        try:
+            self.serve_forever()
+        except BaseException as exc:  # noqa: BLE001 - handed to start()'s caller
+            self._failure = exc
+            self._ready.set()
 
     def serve_forever(self) -> None:
         """Serve in this thread until `stop` is called from another."""
@@ -251,11 +259,9 @@ class WebServer:
         loop.set_exception_handler(_loop_exception)
         try:
             loop.run_until_complete(self._serve(loop))
-        except BaseException as exc:  # noqa: BLE001 - handed to start()'s caller
-            self._failure = exc
-            self._ready.set()
         finally:
             loop.close()
+            self._done.set()
 
     async def _serve(self, loop: asyncio.AbstractEventLoop) -> None:
         self._stopping = asyncio.Event()
@@ -287,6 +293,7 @@ class WebServer:
                 loop.call_soon_threadsafe(stopping.set)
             except RuntimeError:
                 pass  # already stopped
+            self._done.wait(10)  # the loop's thread owns the socket until then
         if self._thread is not None:
             self._thread.join(10)
         self._sock.close()

@@ -416,3 +416,22 @@ def test_kifu_serve_passes_allow_host_and_cors_to_its_server(
     finally:
         stop.set()
         t.join(5)
+
+
+def test_serve_forever_in_a_thread_of_ones_own_stops_cleanly() -> None:
+    server = DisplayServer([LiveBoard("1", 9)], timeouts=QUICK)
+    t = threading.Thread(target=server.serve_forever)
+    t.start()
+    end = time.monotonic() + 5
+    while True:
+        try:
+            assert get(server, "/api/v1/boards/1")[0] == 200
+            break
+        except urllib.error.URLError:
+            assert time.monotonic() < end
+            time.sleep(0.05)
+    server.stop()
+    t.join(5)
+    assert not t.is_alive()
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", server.port), timeout=1)
