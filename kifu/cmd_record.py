@@ -39,6 +39,7 @@ from typing import Any, TextIO
 from rules import PRESETS, ROTATIONS, Color, Game, Observation, Point, preset
 
 from .announce import Speaker, speech_command
+from .cmd_serve import add_web_flags
 from .display.camera import CameraView
 from .display.server import DisplayServer, parse_address
 from .display.state import BoardSink, LiveBoard
@@ -95,6 +96,7 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per event and line")
     p.add_argument("--serve", metavar="[HOST:]PORT",
                    help="show the game live in a browser (and its JSON at /api/v1/boards)")
+    add_web_flags(p)
     p.add_argument("--speak", nargs="?", const="announcements",
                    choices=("announcements", "moves"),
                    help="speak the announcements (espeak-ng, where installed), the points as "
@@ -288,6 +290,7 @@ def _display(
     address: str, game: Game, writer: SgfWriter, commands: queue.Queue[Command],
     properties: dict[str, str], sinks: list[Sink], title: str, *,
     camera: CameraView | None = None, orientation: int = 0,
+    allow_hosts: Iterable[str] = (), cors: str | None = None,
 ) -> DisplayServer:
     """Start the live page for this recording: the board follows the session's outputs
     (a sink added to ``sinks``), serves the SGF as written, and its pass, resign, done
@@ -321,7 +324,7 @@ def _display(
     sinks.append(show)
     board.set_sgf(writer.written)
     try:
-        server = DisplayServer([board], host, port).start()
+        server = DisplayServer([board], host, port, allow_hosts=allow_hosts, cors=cors).start()
     except OSError as exc:
         raise ValueError(f"--serve {address}: {exc.strerror or exc}") from None
     print(f"kifu: live board at {server.url} (controls: {server.control_url})", file=sys.stderr)
@@ -470,7 +473,8 @@ def cmd_record(args: argparse.Namespace) -> int:
     server = None
     if args.serve:
         server = _display(args.serve, game, writer, commands, properties, sinks, out.stem,
-                          camera=view, orientation=args.rotate)
+                          camera=view, orientation=args.rotate,
+                          allow_hosts=args.allow_host, cors=args.cors)
     session = Session(tracker, sinks, orientation=args.rotate,
                       takeback=args.takeback == "allowed")
     if search is not None:
