@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Union
 
-from rules import Color, Game, IllegalMove, MovePlayed, Observation, Phase, Point, Ruleset
+from rules import Color, Game, IllegalMove, MovePlayed, Observation, Passed, Phase, Point, Ruleset
 from rules.observation import UNKNOWN
 from rules.rotation import check_rotation, rotate_observation
 
@@ -304,8 +304,10 @@ class Session:
         return self.game
 
     def close(self) -> None:
-        """The source has ended: a game in its counting phase is counted now."""
-        if self.game.phase is Phase.COUNTING:
+        """The source has ended: a game this session brought to its counting phase is
+        counted now (a resumed record that already ended in two passes is left as it was:
+        nobody said to count it)."""
+        if self.game.phase is Phase.COUNTING and any(isinstance(o, Passed) for o in self.outputs):
             self._emit(self.tracker.finish())
 
 

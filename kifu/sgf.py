@@ -17,7 +17,7 @@ from typing import Union
 
 from sgfmill import sgf  # type: ignore[import-untyped]
 
-from rules import PRESETS, Color, Game, Move, Point
+from rules import PRESETS, Color, Game, Move, Point, Position
 
 from . import sgf_text
 
@@ -82,6 +82,16 @@ class Record:
         """True when no setup follows the root: a plain move sequence."""
         return all(isinstance(n, Move) for n in self.nodes)
 
+    def counted_dead(self, position: Position) -> tuple[Point, ...]:
+        """The stones the record's count took as dead, in the final ``position``: those
+        ``KD`` names, else (a record of another program) the stones lying in the other
+        colour's territory (``TB``/``TW``)."""
+        if self.dead:
+            return self.dead
+        black, white = self.territory
+        return tuple(sorted([p for p in white if position[p] is Color.BLACK]
+                            + [p for p in black if position[p] is Color.WHITE]))
+
     def ends_with_two_passes(self) -> bool:
         """Does the main line end with two consecutive passes?"""
         moves = self.nodes[-2:]
@@ -103,6 +113,20 @@ def normalise_komi(value: float) -> float:
 def _points(coords: Iterable[tuple[int, int]]) -> tuple[Point, ...]:
     # sgfmill gives (row, col) with row 0 at the bottom.
     return tuple(sorted(Point(col, row) for row, col in coords))
+
+
+def _raw_points(node: sgf.Tree_node, ident: str, size: int) -> tuple[Point, ...]:
+    """The points of a property sgfmill does not know (``KD``), compressed lists too."""
+    if not node.has_property(ident):
+        return ()
+    out = []
+    for value in node.get_raw_list(ident):
+        for v in sgf_text.expand(value):
+            p = Point(v[0] - 97, size - 1 - (v[1] - 97)) if len(v) == 2 else None
+            if p is None or not (0 <= p.x < size and 0 <= p.y < size):
+                raise ValueError(f"{ident}[{value.decode('ascii', 'replace')}]: not a point")
+            out.append(p)
+    return tuple(sorted(out))
 
 
 def _color(c: str) -> Color:
@@ -209,7 +233,7 @@ def _record(game: sgf.Sgf_game, name: str) -> Record:
     encoding = root.get_encoding()
     props = {k: _text(root, k, encoding) for k in TEXT_PROPERTIES if root.has_property(k)}
     last = main[-1]
-    dead = _points(_get(last, DEAD_PROPERTY) or ())  # type: ignore[arg-type]
+    dead = _raw_points(last, DEAD_PROPERTY, size)
     territory = (_points(_get(last, "TB") or ()), _points(_get(last, "TW") or ()))  # type: ignore[arg-type]
     # Handicap stones written as Black's first moves belong in the setup.
     if handicap >= 2 and not setup.black and len(nodes) >= handicap and all(

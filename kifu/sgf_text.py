@@ -10,6 +10,7 @@ before any of this is used (see `kifu.sgf`).
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -137,9 +138,10 @@ def main_line(data: bytes) -> list[NodeText]:
     return nodes
 
 
-def escape(text: str) -> bytes:
-    """A text value as SGF writes it (UTF-8, ``\\`` and ``]`` escaped)."""
-    return text.replace("\\", "\\\\").replace("]", "\\]").encode("utf-8")
+def escape(text: str, encoding: str = "utf-8") -> bytes:
+    """A text value as SGF writes it, ``\\`` and ``]`` escaped, in ``encoding`` (a
+    letter it has not: ``?``)."""
+    return text.replace("\\", "\\\\").replace("]", "\\]").encode(encoding, "replace")
 
 
 def render_prop(ident: str, values: Iterable[bytes]) -> bytes:
@@ -163,6 +165,13 @@ def _edited(data: bytes, node: NodeText, edits: Mapping[str, bytes]) -> bytes:
     return b"".join(out)
 
 
+def _encoding(name: bytes) -> str:
+    try:
+        return codecs.lookup(name.decode("ascii").strip()).name
+    except (LookupError, UnicodeDecodeError):
+        return "iso-8859-1"
+
+
 class RecordText:
     """The bytes of a record, with properties set on its root and on its main line's last
     node, and nodes added at the main line's end. Everything else is kept as it was read.
@@ -180,6 +189,9 @@ class RecordText:
         self._last_edits: dict[str, bytes] = {}
         self.nodes: list[bytes] = []
         self._head: bytes | None = None
+        ca = self._root.get("CA")
+        self.encoding = _encoding(ca[0] if ca else b"ISO-8859-1")
+        """The record's encoding (its ``CA``; FF[4] says ISO-8859-1 without one)."""
 
     def set_root(self, ident: str, values: Iterable[bytes] | None) -> None:
         """Set (or, with None, remove) a property of the root."""
@@ -227,7 +239,7 @@ _POINT_PAIRS = {"AR", "LN"}
 _POINT_TEXT = {"LB"}
 
 
-def _expand(value: bytes) -> list[bytes]:
+def expand(value: bytes) -> list[bytes]:
     """A compressed point list's rectangle (``aa:cc``) as its points."""
     if b":" not in value:
         return [value]
@@ -253,7 +265,7 @@ def rotate(data: bytes, degrees: int, size: int) -> bytes:
         return bytes((97 + q.x, 97 + size - 1 - q.y))
 
     how_by: dict[str, Callable[[bytes], list[bytes]]] = {}
-    how_by.update({k: lambda v: [turn(x) for x in _expand(v)] for k in _POINTS})
+    how_by.update({k: lambda v: [turn(x) for x in expand(v)] for k in _POINTS})
     how_by.update({k: lambda v: [b":".join(turn(x) for x in v.split(b":", 1))]
                   for k in _POINT_PAIRS})
     how_by.update({k: lambda v: [turn(v[:2]) + v[2:]] for k in _POINT_TEXT})

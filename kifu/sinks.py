@@ -84,7 +84,7 @@ class SgfWriter:
             properties = {}
         self.text = RecordText(record)
         for key, value in (properties or {}).items():
-            self.text.set_root(key, [escape(value)])
+            self.text.set_root(key, [escape(value, self.text.encoding)])
         if clock is not None:
             self.text.set_root("TM", [f"{clock.control.main:g}".encode()])
             if clock.control.overtime:
