@@ -35,9 +35,9 @@ from rules.rotation import check_rotation, rotate_observation
 
 from . import replay as rp
 from .clock import Clock, TimeControl, TimeLeft
-from .sgf import Record, SgfError, parse
+from .sgf import TIME_PROPERTY, Record, SgfError, parse
 from .sgf_text import NodeText, main_line
-from .sinks import TIME_PROPERTY, Sink
+from .sinks import Sink
 from .tracker import Announcement, Kind, Oriented, Output, Tracker
 
 
@@ -195,15 +195,16 @@ def resume(data: bytes, rules: Ruleset, name: str = "<sgf>", komi: float | None 
             captured.update({p: event.color.opponent for p in event.captured})
             captured.update({p: event.color for p in event.suicided})
     moves = [(m.color, m.point) for m in record.moves]
-    move_nodes = [n for n in main_line(data)[1:] if n.get("B") or n.get("W")]
     times: list[float | None] = []
-    for node in move_nodes:
-        value = node.get(TIME_PROPERTY)
+    for value in record.seen:
         try:
-            times.append(float(value[0]) if value else None)
+            times.append(None if value is None else float(value))
         except ValueError:
-            raise SgfError(name, f"{TIME_PROPERTY}[{value[0]!r}] is not a time in seconds") from None
-    clock = None if time is None else _clock(time, move_nodes, game.to_move, name)
+            raise SgfError(name, f"{TIME_PROPERTY}[{value}] is not a time in seconds") from None
+    clock = None
+    if time is not None:
+        move_nodes = [n for n in main_line(data)[1:] if n.get("B") or n.get("W")]
+        clock = _clock(time, move_nodes, game.to_move, name)
     return Resumed(game, record, moves, times, captured, data, clock)
 
 

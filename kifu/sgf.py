@@ -21,6 +21,10 @@ from rules import PRESETS, Color, Game, Move, Point, Position
 
 from . import sgf_text
 
+TIME_PROPERTY = "KT"
+"""The property of a move node that holds the time the move was seen, in seconds on the
+recording's clock (\"kifu time\"): ``;B[pd]KT[12.40]``."""
+
 DEAD_PROPERTY = "KD"
 """The property of the last node that holds the stones counted dead (\"kifu dead\"): the
 standard ``TB``/``TW`` give the territory, which a dead stone in a neutral region is not in."""
@@ -71,6 +75,8 @@ class Record:
     """The stones counted dead at the end (``KD`` on the last node: kifu writes it)."""
     territory: tuple[tuple[Point, ...], tuple[Point, ...]] = ((), ())
     """Black's and White's counted territory (``TB``, ``TW`` on the last node)."""
+    seen: tuple[str | None, ...] = ()
+    """When each move was seen (kifu's ``KT``, as written; None where a move has none)."""
 
     @property
     def moves(self) -> list[Move]:
@@ -145,15 +151,15 @@ def read_game(data: bytes, name: str = "<sgf>") -> sgf.Sgf_game:
     game (GM[1]), on a board kifu plays, nothing after it but other games; identifiers
     written in lower case alone (old FF[1-3] records) read in upper case. Raises `SgfError`
     naming ``name`` and the fault."""
-    toks, end = sgf_text.tokens(data)
-    rest = data[end:].lstrip()
-    if toks and rest.startswith(b")"):
-        line = data.count(b"\n", 0, len(data) - len(rest)) + 1
-        raise SgfError(name, f"an extra ')' after the game (line {line})")
     try:
         game = sgf.Sgf_game.from_bytes(sgf_text.upper_cased(data))
     except ValueError as exc:
         raise SgfError(name, str(exc)) from None
+    span = sgf_text.game_span(data)
+    rest = data[span[1]:].lstrip() if span else b""
+    if rest.startswith(b")"):
+        line = data.count(b"\n", 0, len(data) - len(rest)) + 1
+        raise SgfError(name, f"an extra ')' after the game (line {line})")
     root = game.get_root()
     try:
         gm = root.get("GM") if root.has_property("GM") else 1
@@ -214,6 +220,7 @@ def _record(game: sgf.Sgf_game, name: str) -> Record:
         handicap = 0  # e.g. HA[7.5]: a komi written in the wrong property
     rules = _get(root, "RU")
     nodes: list[Node] = []
+    seen: list[str | None] = []
     main = game.get_main_sequence()
     setup = _setup(root)
     for i, node in enumerate(main[1:], start=1):
@@ -230,6 +237,8 @@ def _record(game: sgf.Sgf_game, name: str) -> Record:
         if colour is not None:
             point = None if move is None else Point(move[1], move[0])
             nodes.append(Move(_color(colour), point))
+            seen.append(node.get_raw(TIME_PROPERTY).decode("ascii", "replace")
+                        if node.has_property(TIME_PROPERTY) else None)
     encoding = root.get_encoding()
     props = {k: _text(root, k, encoding) for k in TEXT_PROPERTIES if root.has_property(k)}
     last = main[-1]
@@ -243,7 +252,7 @@ def _record(game: sgf.Sgf_game, name: str) -> Record:
         setup = Setup(black=tuple(n.point for n in nodes[:handicap]), to_move=Color.WHITE)  # type: ignore[union-attr,misc]
         nodes = nodes[handicap:]
     return Record(name, size, size, komi, handicap, None if rules is None else str(rules),
-                  setup, tuple(nodes), props, dead, territory)
+                  setup, tuple(nodes), props, dead, territory, tuple(seen))
 
 
 def _describe(node: sgf.Tree_node) -> str:

@@ -11,9 +11,10 @@ before any of this is used (see `kifu.sgf`).
 from __future__ import annotations
 
 import codecs
-import dataclasses
+import functools
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 from rules import Point
 from rules.rotation import rotate_point
@@ -25,8 +26,51 @@ _TOKEN = re.compile(
 )
 
 
-@dataclasses.dataclass(frozen=True)
-class Token:
+_VALUE = rb"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"
+_TO_PAREN = re.compile(rb"(?:[^\[()]|" + _VALUE + rb")*([()])", re.DOTALL)
+_TO_CLOSE = re.compile(rb"(?:[^\[)]|" + _VALUE + rb")*", re.DOTALL)
+_NODE_END = re.compile(rb"(?:[^\[;()]|" + _VALUE + rb")*", re.DOTALL)
+_VALUES = re.compile(_VALUE, re.DOTALL)
+_LOWER_NAME = re.compile(rb"(?<![A-Za-z])[a-z]+(?![A-Za-z])")
+
+
+def game_span(data: bytes) -> tuple[int, int] | None:
+    """Where the first game lies: its ``(`` to just after its ``)`` (the parentheses
+    counted outside values; None without a ``(;``). Found without reading the tokens one
+    by one, as are `main_line_end` and the root in `RecordText`: a long record is looked
+    at in a few passes of the regular-expression engine."""
+    m = _START.search(data)
+    if not m:
+        return None
+    depth, i = 0, m.start()
+    while True:
+        t = _TO_PAREN.match(data, i)
+        if not t:
+            return m.start(), len(data)
+        depth += 1 if t.group(1) == b"(" else -1
+        i = t.end()
+        if depth == 0:
+            return m.start(), i
+
+
+def main_line_end(data: bytes) -> int:
+    """Where nodes are added to the main line: its first ``)`` outside a value (the main
+    line follows the first variation at every branch, so it ends at the first close)."""
+    span = game_span(data)
+    if span is None:
+        raise ValueError("no SGF game in the data")
+    m = _TO_CLOSE.match(data, span[0])
+    assert m is not None  # (it matches the empty string)
+    return m.end()
+
+
+def has_lower_case_names(data: bytes) -> bool:
+    """Does the first game have a property name written in lower case alone?"""
+    span = game_span(data)
+    return span is not None and bool(_LOWER_NAME.search(_VALUES.sub(b"", data[span[0]:span[1]])))
+
+
+class Token(NamedTuple):
     """``kind`` ``"I"`` (a property identifier), ``"V"`` (a value, without its brackets)
     or ``"D"`` (``;``, ``(`` or ``)``); ``text`` as written; it lies at ``start:end``
     (brackets included)."""
@@ -37,27 +81,33 @@ class Token:
     end: int
 
 
-def tokens(data: bytes) -> tuple[list[Token], int]:
-    """The tokens of the first game in ``data``, and where the data after it begins."""
+@functools.lru_cache(maxsize=4)
+def tokens(data: bytes) -> tuple[tuple[Token, ...], int]:
+    """The tokens of the first game in ``data``, and where the data after it begins.
+    (The last few records' tokens are kept: reading and resuming one looks at them
+    several times.)"""
     m = _START.search(data)
     if not m:
-        return [], 0
+        return (), 0
     out: list[Token] = []
     i, depth = m.start(), 0
+    match = _TOKEN.match
     while True:
-        t = _TOKEN.match(data, i)
+        t = match(data, i)
         if not t:
             break
         kind = t.lastgroup or "D"
-        out.append(Token(kind, t.group(kind), t.start(kind) - (kind == "V"), t.end()))
+        text = t.group(kind)
         i = t.end()
-        if kind == "D" and t.group(kind) != b";":
-            depth += 1 if t.group(kind) == b"(" else -1
+        out.append(Token(kind, text, t.start(kind) - (kind == "V"), i))
+        if kind == "D" and text != b";":
+            depth += 1 if text == b"(" else -1
             if depth == 0:
                 break
-    return out, i
+    return tuple(out), i
 
 
+@functools.lru_cache(maxsize=256)
 def identifier(written: bytes) -> str:
     """A property identifier as it counts: FF[3]'s long names lose their lower-case
     letters (``AddBlack`` is ``AB``); a name written in lower case alone, as some old
@@ -67,21 +117,19 @@ def identifier(written: bytes) -> str:
     return upper or text.upper()
 
 
-def lower_case_identifiers(data: bytes) -> list[Token]:
-    """The identifiers written in lower case alone (which sgfmill would read as nothing)."""
-    return [t for t in tokens(data)[0] if t.kind == "I" and t.text.islower()]
-
-
 def upper_cased(data: bytes) -> bytes:
-    """``data`` with every identifier written in lower case alone upper-cased."""
+    """``data`` with every identifier written in lower case alone upper-cased (sgfmill
+    would read such a name as nothing)."""
+    if not has_lower_case_names(data):
+        return data
     out = bytearray(data)
-    for t in lower_case_identifiers(data):
-        out[t.start:t.end] = data[t.start:t.end].upper()
+    for t in tokens(data)[0]:
+        if t.kind == "I" and t.text.islower():
+            out[t.start:t.end] = t.text.upper()
     return bytes(out)
 
 
-@dataclasses.dataclass(frozen=True)
-class Prop:
+class Prop(NamedTuple):
     """One property of a node: its identifier (as it counts), its values as written, and
     where it lies (from its identifier to its last value's bracket)."""
 
@@ -91,8 +139,7 @@ class Prop:
     end: int
 
 
-@dataclasses.dataclass(frozen=True)
-class NodeText:
+class NodeText(NamedTuple):
     """A node: where it lies (its ``;`` to its last property) and its properties."""
 
     start: int
@@ -104,7 +151,7 @@ class NodeText:
         return tuple(v for p in self.props if p.ident == ident for v in p.values)
 
 
-def _node(toks: list[Token], i: int) -> tuple[NodeText, int]:
+def _node(toks: Sequence[Token], i: int) -> tuple[NodeText, int]:
     start = end = toks[i].end
     begin = toks[i].start
     i += 1
@@ -121,7 +168,8 @@ def _node(toks: list[Token], i: int) -> tuple[NodeText, int]:
     return NodeText(begin, max(start, end), tuple(props)), i
 
 
-def main_line(data: bytes) -> list[NodeText]:
+@functools.lru_cache(maxsize=4)
+def main_line(data: bytes) -> tuple[NodeText, ...]:
     """The nodes of the main line (the first variation at every branch), root first."""
     toks, _ = tokens(data)
     nodes: list[NodeText] = []
@@ -135,7 +183,7 @@ def main_line(data: bytes) -> list[NodeText]:
             i += 1  # the first variation goes on with the main line
         else:
             break  # ")": this line has no variations; the main line ends here
-    return nodes
+    return tuple(nodes)
 
 
 def escape(text: str, encoding: str = "utf-8") -> bytes:
@@ -181,10 +229,15 @@ class RecordText:
 
     def __init__(self, data: bytes) -> None:
         self.data = data
-        line = main_line(data)
-        if not line:
-            raise ValueError("no SGF game in the data")
-        self._root, self._last = line[0], line[-1]
+        self._end = main_line_end(data)
+        root = data.index(b";", data.index(b"(", 0, self._end))
+        m = _NODE_END.match(data, root + 1)
+        assert m is not None  # (it matches the empty string)
+        root_end = len(data[:m.end()].rstrip())
+        props = main_line(b"(" + data[root:root_end] + b")")[0].props
+        self._root = NodeText(root, root_end, tuple(
+            Prop(p.ident, p.values, p.start + root - 1, p.end + root - 1) for p in props))
+        self._last_node: NodeText | None = None
         self._root_edits: dict[str, bytes] = {}
         self._last_edits: dict[str, bytes] = {}
         self.nodes: list[bytes] = []
@@ -216,20 +269,32 @@ class RecordText:
         """Take back the last node added."""
         return self.nodes.pop()
 
+    @property
+    def _last(self) -> NodeText:
+        """The main line's last node as read (found when it is edited: rarely)."""
+        if self._last_node is None:
+            self._last_node = main_line(self.data)[-1]
+        return self._last_node
+
     def head(self) -> bytes:
         """The record up to the main line's end, with the edits."""
         if self._head is None:
-            d, root, last = self.data, self._root, self._last
-            if root is last:
+            d, root = self.data, self._root
+            if not self._root_edits and not self._last_edits:
+                self._head = d[:self._end]
+                return self._head
+            last = self._last if self._last_edits else root
+            if root.start == last.start:
                 self._head = d[:root.start] + _edited(d, root, {**self._root_edits, **self._last_edits})
             else:
                 self._head = (d[:root.start] + _edited(d, root, self._root_edits)
                               + d[root.end:last.start] + _edited(d, last, self._last_edits))
+            self._head += d[max(root.end, last.end):self._end]
         return self._head
 
     def render(self) -> bytes:
         """The record as it stands."""
-        return b"".join((self.head(), *self.nodes, self.data[self._last.end:]))
+        return b"".join((self.head(), *self.nodes, self.data[self._end:]))
 
 
 # -- turning a record ----------------------------------------------------------------------

@@ -25,13 +25,9 @@ from rules.rotation import rotate_point
 from . import replay as rp
 from .announce import Speaker, announce
 from .clock import Clock
-from .sgf import DEAD_PROPERTY, Setup, serialise, write_atomically
+from .sgf import DEAD_PROPERTY, TIME_PROPERTY, Setup, serialise, write_atomically
 from .sgf_text import RecordText, escape, rotate
 from .tracker import Announcement, Oriented, Output, SetupStones
-
-TIME_PROPERTY = "KT"
-"""The SGF property that holds the time a move was seen."""
-
 
 class Sink(Protocol):
     """Anything that takes a session's outputs."""

@@ -20,7 +20,7 @@ from sgfmill import sgf  # type: ignore[import-untyped]
 from kifu.cli import main
 from kifu.session import resume
 from kifu.sgf import SgfError, load
-from kifu.sgf_text import main_line
+from kifu.sgf_text import main_line_end
 from kifu.sinks import SgfWriter
 from rules import Color, Game, Point, preset
 
@@ -181,7 +181,7 @@ def test_a_resumed_record_is_the_original_plus_the_moves_played(
     after = sgf.Sgf_game.from_bytes(written)
     assert tree(after.get_root()) == with_moves_at_main_end(tree(before.get_root()), expected)
     # ... and every byte of the original is where it was, the new nodes at the main line's end.
-    end = main_line(original)[-1].end
+    end = main_line_end(original)
     added = written[end:len(written) - (len(original) - end)]
     assert written == original[:end] + added + original[end:]
     assert [(m.color, m.point) for m in load(out).moves] == done.moves + [
