@@ -26,14 +26,15 @@ import re
 from rules import Color
 
 _PART = re.compile(r"(\d+(?:\.\d+)?)(h|m|s)?")
-_UNITS = {"h": 3600.0, "m": 60.0, "s": 1.0, None: 60.0}
+_UNITS = {"h": 3600.0, "m": 60.0, "s": 1.0}
 
 
-def _seconds(text: str, spec: str) -> float:
+def _seconds(text: str, spec: str, unit: str) -> float:
+    """``text`` (``60m``, ``30s``, ``1h``; a bare number is in ``unit``) in seconds."""
     m = _PART.fullmatch(text)
     if not m:
         raise ValueError(f"--time {spec}: cannot read {text!r} as a time (e.g. 60m, 30s, 1h)")
-    return float(m.group(1)) * _UNITS[m.group(2)]
+    return float(m.group(1)) * _UNITS[m.group(2) or unit]
 
 
 def _text(seconds: float) -> str:
@@ -57,17 +58,18 @@ class TimeControl:
     @classmethod
     def parse(cls, spec: str) -> TimeControl:
         """``60m+3x30s`` (byo-yomi), ``30m+20s`` (Fischer), ``90m`` (absolute); a bare
-        number is minutes. ValueError naming ``spec`` otherwise."""
+        number is minutes for the main time, seconds after the ``+``. ValueError naming
+        ``spec`` otherwise."""
         main, plus, extra = spec.strip().lower().partition("+")
-        control = cls(_seconds(main, spec))
+        control = cls(_seconds(main, spec, "m"))
         if plus and "x" in extra:
             n, _, each = extra.partition("x")
             if not n.isdigit() or int(n) < 1:
                 raise ValueError(f"--time {spec}: the number of periods must be 1 or more, "
                                  f"as in 60m+3x30s")
-            control = cls(control.main, int(n), _seconds(each if each[-1:].isalpha() else each + "s", spec))
+            control = cls(control.main, int(n), _seconds(each, spec, "s"))
         elif plus:
-            control = cls(control.main, increment=_seconds(extra if extra[-1:].isalpha() else extra + "s", spec))
+            control = cls(control.main, increment=_seconds(extra, spec, "s"))
         if control.main <= 0 and control.period <= 0 and control.increment <= 0:
             raise ValueError(f"--time {spec}: no time at all")
         return control

@@ -213,6 +213,10 @@ def _edited(data: bytes, node: NodeText, edits: Mapping[str, bytes]) -> bytes:
     return b"".join(out)
 
 
+def _rendered(edits: Mapping[str, tuple[bytes, ...] | None]) -> dict[str, bytes]:
+    return {k: b"" if v is None else render_prop(k, v) for k, v in edits.items()}
+
+
 def _encoding(name: bytes) -> str:
     try:
         return codecs.lookup(name.decode("ascii").strip()).name
@@ -228,6 +232,15 @@ class RecordText:
     as one piece (made again only when the root or that node is edited)."""
 
     def __init__(self, data: bytes) -> None:
+        self._read(data)
+        self._root_edits: dict[str, tuple[bytes, ...] | None] = {}
+        self._last_edits: dict[str, tuple[bytes, ...]] = {}
+        self.nodes: list[bytes] = []
+        ca = self._root.get("CA")
+        self.encoding = _encoding(ca[0] if ca else b"ISO-8859-1")
+        """The record's encoding (its ``CA``; FF[4] says ISO-8859-1 without one)."""
+
+    def _read(self, data: bytes) -> None:
         self.data = data
         self._end = main_line_end(data)
         root = data.index(b";", data.index(b"(", 0, self._end))
@@ -238,36 +251,54 @@ class RecordText:
         self._root = NodeText(root, root_end, tuple(
             Prop(p.ident, p.values, p.start + root - 1, p.end + root - 1) for p in props))
         self._last_node: NodeText | None = None
-        self._root_edits: dict[str, bytes] = {}
-        self._last_edits: dict[str, bytes] = {}
-        self.nodes: list[bytes] = []
         self._head: bytes | None = None
-        ca = self._root.get("CA")
-        self.encoding = _encoding(ca[0] if ca else b"ISO-8859-1")
-        """The record's encoding (its ``CA``; FF[4] says ISO-8859-1 without one)."""
 
     def set_root(self, ident: str, values: Iterable[bytes] | None) -> None:
         """Set (or, with None, remove) a property of the root."""
-        self._root_edits[ident] = b"" if values is None else render_prop(ident, values)
+        self._root_edits[ident] = None if values is None else tuple(values)
         self._head = None
 
     def set_last(self, ident: str, values: Iterable[bytes]) -> None:
         """Set a property of the main line's last node (the last node added, if any)."""
-        text = render_prop(ident, values)
         if self.nodes:
             wrapped = b"(" + self.nodes[-1] + b")"
-            self.nodes[-1] = _edited(wrapped, main_line(wrapped)[0], {ident: text})
+            self.nodes[-1] = _edited(wrapped, main_line(wrapped)[0],
+                                     {ident: render_prop(ident, values)})
         else:
-            self._last_edits[ident] = text
+            self._last_edits[ident] = tuple(values)
             self._head = None
+
+    def last(self, ident: str) -> tuple[bytes, ...]:
+        """The values of ``ident`` on the main line's last node, as it stands."""
+        if self.nodes:
+            return main_line(b"(" + self.nodes[-1] + b")")[0].get(ident)
+        edits = {**self._root_edits, **self._last_edits} if self._only_root() else self._last_edits
+        if ident in edits:
+            return edits[ident] or ()
+        return self._last.get(ident)
+
+    def _only_root(self) -> bool:
+        return self._last.start == self._root.start
 
     def append(self, node: bytes) -> None:
         """Add a node (``;B[pd]...``) at the main line's end."""
         self.nodes.append(node)
 
     def pop(self) -> bytes:
-        """Take back the last node added."""
-        return self.nodes.pop()
+        """Take back the main line's last node: the last added, else the record's own
+        (the record is read again without it). ValueError when that is the root, or when
+        it begins a variation (the main line would then go on in the next one)."""
+        if self.nodes:
+            return self.nodes.pop()
+        last = self._last
+        if self._only_root():
+            raise ValueError("the record has no move to take back")
+        if self.data[:last.start].rstrip().endswith(b"("):
+            raise ValueError("the record's last move begins a variation: it is not taken back")
+        text = _edited(self.data, last, _rendered(self._last_edits))
+        self._read(self.data[:last.start] + self.data[last.end:])
+        self._last_edits = {}
+        return text
 
     @property
     def _last(self) -> NodeText:
@@ -284,11 +315,12 @@ class RecordText:
                 self._head = d[:self._end]
                 return self._head
             last = self._last if self._last_edits else root
+            root_edits, last_edits = _rendered(self._root_edits), _rendered(self._last_edits)
             if root.start == last.start:
-                self._head = d[:root.start] + _edited(d, root, {**self._root_edits, **self._last_edits})
+                self._head = d[:root.start] + _edited(d, root, {**root_edits, **last_edits})
             else:
-                self._head = (d[:root.start] + _edited(d, root, self._root_edits)
-                              + d[root.end:last.start] + _edited(d, last, self._last_edits))
+                self._head = (d[:root.start] + _edited(d, root, root_edits)
+                              + d[root.end:last.start] + _edited(d, last, last_edits))
             self._head += d[max(root.end, last.end):self._end]
         return self._head
 

@@ -26,7 +26,7 @@ from . import replay as rp
 from .announce import Speaker, announce
 from .clock import Clock
 from .sgf import DEAD_PROPERTY, TIME_PROPERTY, Setup, serialise, write_atomically
-from .sgf_text import RecordText, escape, rotate
+from .sgf_text import RecordText, escape, main_line, rotate
 from .tracker import Announcement, Oriented, Output, SetupStones
 
 class Sink(Protocol):
@@ -137,6 +137,25 @@ class SgfWriter:
                               (DEAD_PROPERTY, score.dead_stones)):
             if points:
                 self.text.set_last(ident, [_sgf_point(p, h) for p in points])
+
+    def note(self, text: str) -> None:
+        """Add ``text`` to the comment of the main line's last node (after any comment
+        it has): a correction, say, where it happened."""
+        self._note(escape(text, self.text.encoding))
+
+    def _note(self, value: bytes) -> None:
+        old = b"\n".join(self.text.last("C"))
+        self.text.set_last("C", [old + b"\n" + value if old else value])
+
+    def take_back(self) -> None:
+        """Take the last move (or pass) out of the record, a resumed record's own too;
+        its node's comment goes to the node now last. ValueError when the record has no
+        move to take back."""
+        node = self.text.pop()
+        if self.moves:
+            self.moves.pop()
+        for comment in main_line(b"(" + node + b")")[0].get("C"):
+            self._note(comment)
 
     def _stop(self, time: float) -> None:
         if self.clock is not None:

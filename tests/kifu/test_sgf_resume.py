@@ -195,3 +195,71 @@ def _moves(nodes: list[dict[str, list[bytes]]], size: int) -> list[tuple[Color, 
         v = n[letter][0]
         out.append((Color.parse(letter), None if not v else Point(v[0] - 97, size - 1 - (v[1] - 97))))
     return out
+
+
+def test_turning_a_resumed_record_turns_every_point_and_keeps_the_rest(tmp_path: Path) -> None:
+    """``rotate 90`` during a resumed game turns the record: moves, setup (a compressed
+    list too), markup and labels, in every variation; the rest is kept. A quarter turn
+    clockwise takes the left side to the top: A1 to A5, A4 to D5, A5 to E5, E1 to A1."""
+    data = b"(;SZ[5]AB[aa:ab]C[x]LB[aa:corner];B[ee]TR[ea](;W[])(;W[ae]))"
+    out = tmp_path / "game.sgf"
+    writer = SgfWriter(out, resume(data, preset("chinese")).game, record=data)
+    writer.turn(90, 5, 5)
+    writer.write()
+    assert out.read_bytes() == b"(;SZ[5]AB[ea][da]C[x]LB[ea:corner];B[ae]TR[ee](;W[])(;W[aa]))"
+
+
+def test_a_resumed_record_is_written_back_as_read_when_nothing_is_played(tmp_path: Path) -> None:
+    data = (b"junk before (;FF[3]CA[Latin1]SZ[9]PB[Ren\xe9]\r\nCoPyright[me]"
+            b"(;B[ee]C[first\\]]\n;W[cc])(;B[aa]))\ntrailing (;SZ[9]) second game\n")
+    out = tmp_path / "game.sgf"
+    SgfWriter(out, resume(data, preset("chinese")).game, record=data)
+    assert out.read_bytes() == data
+    assert [m.gtp() for m in load(out).moves] == ["B E5", "W C7"]
+
+
+def test_a_record_kifu_cannot_resume_leaves_the_file_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = tmp_path / "game.sgf"
+    data = b"(;SZ[9];B[ee];W[ee])"
+    game.write_bytes(data)
+    script = tmp_path / "none.txt"
+    script.write_text("")
+    assert main(["record", "--observations", str(script), "--resume", str(game)]) != 0
+    assert "cannot resume" in capsys.readouterr().err and game.read_bytes() == data
+    with pytest.raises(SgfError, match="game.sgf: malformed SGF: KT\\[soon\\] is not a time"):
+        resume(b"(;SZ[9];B[ee]KT[soon])", preset("chinese"), "game.sgf")
+
+
+def test_a_move_taken_back_leaves_the_record_and_its_comment_goes_to_the_node_now_last(
+    tmp_path: Path
+) -> None:
+    """What a correction (``undo``) needs: a played move taken back, then one of the
+    record's own, each one's comment kept on the node that is last after it."""
+    data = b"(;SZ[5]C[mine];B[cc]C[good];W[dd])"
+    out = tmp_path / "game.sgf"
+    writer = SgfWriter(out, resume(data, preset("chinese")).game, record=data)
+    writer.add_move(Color.BLACK, Point.from_gtp("B2"), 3.0)
+    writer.note("undo at 4.00 s: B B2 taken back")
+    writer.take_back()
+    writer.write()
+    assert out.read_bytes() == b"(;SZ[5]C[mine];B[cc]C[good];W[dd]C[undo at 4.00 s: B B2 taken back])"
+    writer.take_back()
+    writer.note("undo again")
+    writer.write()
+    assert out.read_bytes() == (b"(;SZ[5]C[mine];B[cc]C[good\nundo at 4.00 s: B B2 taken back"
+                                b"\nundo again])")
+    writer.take_back()
+    writer.write()
+    assert out.read_bytes() == (b"(;SZ[5]C[mine\ngood\nundo at 4.00 s: B B2 taken back"
+                                b"\nundo again])")
+    with pytest.raises(ValueError, match="no move to take back"):
+        writer.take_back()
+
+
+def test_the_first_move_of_a_variation_is_not_taken_back(tmp_path: Path) -> None:
+    data = b"(;SZ[5];B[cc](;W[dd])(;W[bb]))"
+    writer = SgfWriter(tmp_path / "game.sgf", resume(data, preset("chinese")).game, record=data)
+    with pytest.raises(ValueError, match="begins a variation"):
+        writer.take_back()
