@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from importlib import metadata
 import re
 import tempfile
+from importlib import metadata
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Union
@@ -316,8 +316,8 @@ def serialise(
     move_properties: Sequence[Mapping[str, str]] = (),
 ) -> bytes:
     """A game as SGF bytes: the root with the program (AP), size, komi, rules, handicap
-    and setup stones,
-    then one node per move (with its comment, if any), and the result when known.
+    and setup stones, then one node per move (with its comment, if any), and the result
+    when known.
 
     ``move_properties`` gives each move node extra properties, written as given (e.g. the
     time a move was seen: ``{"KT": "12.50"}``); identifiers are upper-case letters."""

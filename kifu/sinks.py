@@ -48,9 +48,10 @@ class SgfWriter:
 
     With a ``clock``, each move node also has the time its player had left (``BL``/``WL``;
     in byo-yomi, of the period, with ``OB``/``OW`` the periods left), and the root the
-    time control (``TM``, ``OT``). At the count, the last node gets the territory (``TB``/``TW``) and the stones
-    counted dead (``KD``), the root the result (``RE``). The file is written at once, so
-    the record exists on disk from the start.
+    time control (``TM``, ``OT``). At the count, the last node gets the territory
+    (``TB``/``TW``) and the stones counted dead (``KD``), the root the result (``RE``).
+    The file is written at once, so the record exists on disk from the start. ``moves``
+    lists the moves of this record that the writer was given or heard.
     """
 
     def __init__(
