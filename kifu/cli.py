@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 from pathlib import Path
 
-from rules import PRESETS, IllegalMove, Point, preset
+from rules import PRESETS, Game, IllegalMove, Point, preset
 from rules.point import CoordinateError
 
 from . import cmd_record
@@ -26,7 +26,9 @@ EXIT_BAD_RECORD = 2
 EXIT_USAGE = 2
 
 
-def _dead_points(text: str | None, record: Record) -> list[Point]:
+def _dead_points(text: str | None, record: Record, game: Game) -> list[Point]:
+    if text is None:  # the stones the record's own count took as dead
+        return list(record.counted_dead(game.position))
     if not text:
         return []
     pts = []
@@ -53,7 +55,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         illegal += isinstance(event, IllegalMove)
         _emit(event, args.json)
     if args.score or record.ends_with_two_passes():
-        for event in rp.score_events(game, _dead_points(args.dead, record)):
+        for event in rp.score_events(game, _dead_points(args.dead, record, game)):
             _emit(event, args.json)
     elif not args.json and record.properties.get("RE"):
         print(f"record ends without two passes; its result: {record.properties['RE']}")
@@ -67,7 +69,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     for event in rp.replay(game, record.nodes):
         if isinstance(event, IllegalMove):
             print(f"warning: {rp.to_text(event).strip()}", file=sys.stderr)
-    score = game.score(_dead_points(args.dead, record))
+    score = game.score(_dead_points(args.dead, record, game))
     if args.json:
         print(json.dumps(rp.score_json(score)))
     else:
@@ -114,14 +116,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per event and line")
     p.add_argument("--score", action="store_true", help="count the final position even "
                    "when the record does not end with two passes")
-    p.add_argument("--dead", help="dead stones for the count, e.g. D4,E5")
+    p.add_argument("--dead", help="dead stones for the count, e.g. D4,E5 (default: those "
+                   "the record's count took as dead)")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("score", help="count the final position of a game record")
     p.add_argument("game", type=Path)
     p.add_argument("--rules", help=rules_help)
     p.add_argument("--komi", type=float, help="override the record's komi")
-    p.add_argument("--dead", help="dead stones, e.g. D4,E5 (each marks its whole string)")
+    p.add_argument("--dead", help="dead stones, e.g. D4,E5 (each marks its whole string; "
+                   "default: those the record's count took as dead)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--board", action="store_true", help="print the final position too")
     p.set_defaults(func=cmd_score)

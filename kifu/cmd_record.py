@@ -39,6 +39,7 @@ from typing import Any, TextIO
 from rules import PRESETS, ROTATIONS, Color, Game, Observation, Point, preset
 
 from .announce import Speaker, speech_command
+from .clock import Clock, TimeControl
 from .cmd_serve import add_web_flags
 from .display.camera import CameraView
 from .display.server import DisplayServer, parse_address
@@ -113,8 +114,18 @@ def register(sub: Any) -> None:
                    help="turn every reading this many degrees clockwise, so that Black's side "
                    "is row 1: 90 when Black sits at the right of the camera's picture, 180 at "
                    "the top, 270 at the left (default 0: at the bottom)")
+    p.add_argument("--time", type=_time_control, metavar="CONTROL",
+                   help="the time control, to record each player's time left: 60m+3x30s "
+                   "(byo-yomi: 3 periods of 30 s), 30m+20s (Fischer: 20 s added a move), 90m")
     add_lighter_black(p)
     p.set_defaults(func=cmd_record)
+
+
+def _time_control(text: str) -> TimeControl:
+    try:
+        return TimeControl.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _colour(text: str) -> Color:
@@ -423,14 +434,21 @@ def cmd_record(args: argparse.Namespace) -> int:
                          "record says who is to play; White plays first after a handicap)")
 
     properties: dict[str, str] = {}
+    record: bytes | None = None  # a resumed record's bytes, written back as they are
+    decided: dict[str, str] = {}  # what this session says on a resumed record's root
+    clock = None if args.time is None else Clock(args.time)
     if args.resume is not None:
         try:
             data = args.resume.read_bytes()
         except OSError as exc:
             raise ValueError(f"{args.resume}: {exc.strerror or exc}") from None
         rules = preset(args.rules or rules_for(parse_sgf(data, str(args.resume))))
-        done = resume(data, rules, str(args.resume), args.komi)
-        game = done.game
+        done = resume(data, rules, str(args.resume), args.komi, args.time)
+        game, record, clock = done.game, done.data, done.clock
+        if args.komi is not None:
+            decided["KM"] = f"{game.komi:g}"
+        if args.rules:
+            decided["RU"] = game.rules.name
         properties.update(done.record.properties)
         setup, moves, times = done.record.setup, done.moves, done.times
         captured = done.captured
@@ -442,9 +460,11 @@ def cmd_record(args: argparse.Namespace) -> int:
             game.setup(to_move=Color.WHITE)
             setup = Setup(to_move=Color.WHITE)
     if args.player_black:
-        properties["PB"] = args.player_black
+        properties["PB"] = decided["PB"] = args.player_black
     if args.player_white:
-        properties["PW"] = args.player_white
+        properties["PW"] = decided["PW"] = args.player_white
+    if clock is not None and record is None:
+        clock.running = game.to_move
     size = game.width
     items: Iterable[Item]
     sim = None
@@ -462,7 +482,8 @@ def cmd_record(args: argparse.Namespace) -> int:
                                  search)
 
     # The source is open: from now on the record is on disk.
-    writer = SgfWriter(out, game, properties=properties, setup=setup, moves=moves, times=times)
+    writer = SgfWriter(out, game, properties=properties if record is None else decided,
+                       setup=setup, moves=moves, times=times, record=record, clock=clock)
     tracker = Tracker(game, stable_for=args.stable, handicap=args.handicap,
                       min_confidence=args.min_confidence, captured=captured)
     sinks: list[Sink] = [writer, TerminalAnnouncer(as_json=args.json)]

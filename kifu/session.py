@@ -41,9 +41,11 @@ from rules.point import CoordinateError
 from rules.rotation import check_rotation, rotate_observation
 
 from . import replay as rp
-from .sgf import Record, SgfError, move_property, parse
+from .clock import Clock, TimeControl, TimeLeft
 from .corrections import correction
-from .sinks import TIME_PROPERTY, Sink
+from .sgf import TIME_PROPERTY, Record, SgfError, parse
+from .sgf_text import NodeText, main_line
+from .sinks import Sink
 from .tracker import Announcement, Kind, Oriented, Output, Tracker
 
 
@@ -193,12 +195,20 @@ class Resumed:
     times: list[float | None]
     captured: dict[Point, Color]
     """The stones the last two moves captured: they may still lie on the board."""
+    data: bytes = b""
+    """The record's bytes, to be written back as they are with the new moves added."""
+    clock: Clock | None = None
+    """The clocks as the record left them, when ``time`` was given to `resume`."""
 
 
-def resume(data: bytes, rules: Ruleset, name: str = "<sgf>", komi: float | None = None) -> Resumed:
+def resume(data: bytes, rules: Ruleset, name: str = "<sgf>", komi: float | None = None,
+           time: TimeControl | None = None) -> Resumed:
     """The game an SGF record holds, replayed through the referee, with each move's time
-    (``KT``) when the record has it; ``komi`` overrides the record's. Raises ValueError
-    naming the record if a move is illegal or the game already has a result."""
+    (``KT``) when the record has it; ``komi`` overrides the record's. With a time control,
+    the clocks start from the time each player had left at their last move (``BL``/``WL``,
+    ``OB``/``OW``), in full where the record does not say. Raises `SgfError` naming the
+    record if it cannot be read, ValueError if a move is illegal or the game already has
+    a result."""
     record = parse(data, name)
     if record.properties.get("RE"):
         raise ValueError(f"{name}: the game is over ({record.properties['RE']}): nothing to resume")
@@ -214,12 +224,36 @@ def resume(data: bytes, rules: Ruleset, name: str = "<sgf>", komi: float | None 
             captured.update({p: event.color for p in event.suicided})
     moves = [(m.color, m.point) for m in record.moves]
     times: list[float | None] = []
-    for value in move_property(data, TIME_PROPERTY, name):
+    for value in record.seen:
         try:
             times.append(None if value is None else float(value))
         except ValueError:
             raise SgfError(name, f"{TIME_PROPERTY}[{value}] is not a time in seconds") from None
-    return Resumed(game, record, moves, times, captured)
+    clock = None
+    if time is not None:
+        move_nodes = [n for n in main_line(data)[1:] if n.get("B") or n.get("W")]
+        clock = _clock(time, move_nodes, game.to_move, name)
+    return Resumed(game, record, moves, times, captured, data, clock)
+
+
+def _clock(control: TimeControl, nodes: Sequence[NodeText], to_move: Color, name: str) -> Clock:
+    """A clock under ``control``, each player's time as their last move's node left it."""
+    clock = Clock(control, to_move=to_move)
+    for color in (Color.BLACK, Color.WHITE):
+        last = next((n for n in reversed(nodes) if n.get(color.letter)), None)
+        if last is None or not last.get(f"{color.letter}L"):
+            continue
+        left, periods = last.get(f"{color.letter}L")[0], last.get(f"O{color.letter}")
+        try:
+            seconds = float(left)
+            counted = int(periods[0]) if periods else None
+        except ValueError:
+            raise SgfError(name, f"{color.letter}L[{left!r}]: not a time left") from None
+        if periods:  # in byo-yomi: the period starts again for the next move
+            clock.left[color] = TimeLeft(0.0, counted, overtime=True)
+        else:
+            clock.left[color] = TimeLeft(seconds, control.periods or None)
+    return clock
 
 
 COUNTING_TEXT = "take the dead stones off, then press Done"
@@ -495,8 +529,10 @@ class Session:
         return self.game
 
     def close(self) -> None:
-        """The source has ended: a game in its counting phase is counted now."""
-        if self.game.phase is Phase.COUNTING:
+        """The source has ended: a game this session brought to its counting phase is
+        counted now (a resumed record that already ended in two passes is left as it was:
+        nobody said to count it)."""
+        if self.game.phase is Phase.COUNTING and any(isinstance(o, Passed) for o in self.outputs):
             self._emit(self.tracker.finish())
 
 

@@ -10,13 +10,24 @@ import dataclasses
 import os
 import re
 import tempfile
+from importlib import metadata
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Union
 
 from sgfmill import sgf  # type: ignore[import-untyped]
 
-from rules import Color, Game, Move, Point
+from rules import PRESETS, Color, Game, Move, Point, Position
+
+from . import sgf_text
+
+TIME_PROPERTY = "KT"
+"""The property of a move node that holds the time the move was seen, in seconds on the
+recording's clock (\"kifu time\"): ``;B[pd]KT[12.40]``."""
+
+DEAD_PROPERTY = "KD"
+"""The property of the last node that holds the stones counted dead (\"kifu dead\"): the
+standard ``TB``/``TW`` give the territory, which a dead stone in a neutral region is not in."""
 
 
 class SgfError(ValueError):
@@ -48,6 +59,7 @@ class Record:
     ``setup`` is the root's setup (handicap stones or a given position); ``nodes`` the
     moves that follow, with any setup met along the way. ``komi`` is None when the record
     does not say. ``properties`` keeps the root's other text properties (PB, PW, RE, DT...).
+    ``dead`` and ``territory`` are what the last node says of the count, if anything.
     """
 
     name: str
@@ -59,6 +71,12 @@ class Record:
     setup: Setup
     nodes: tuple[Node, ...]
     properties: dict[str, str] = dataclasses.field(default_factory=dict)
+    dead: tuple[Point, ...] = ()
+    """The stones counted dead at the end (``KD`` on the last node: kifu writes it)."""
+    territory: tuple[tuple[Point, ...], tuple[Point, ...]] = ((), ())
+    """Black's and White's counted territory (``TB``, ``TW`` on the last node)."""
+    seen: tuple[str | None, ...] = ()
+    """When each move was seen (kifu's ``KT``, as written; None where a move has none)."""
 
     @property
     def moves(self) -> list[Move]:
@@ -69,6 +87,16 @@ class Record:
     def plain(self) -> bool:
         """True when no setup follows the root: a plain move sequence."""
         return all(isinstance(n, Move) for n in self.nodes)
+
+    def counted_dead(self, position: Position) -> tuple[Point, ...]:
+        """The stones the record's count took as dead, in the final ``position``: those
+        ``KD`` names, else (a record of another program) the stones lying in the other
+        colour's territory (``TB``/``TW``)."""
+        if self.dead:
+            return self.dead
+        black, white = self.territory
+        return tuple(sorted([p for p in white if position[p] is Color.BLACK]
+                            + [p for p in black if position[p] is Color.WHITE]))
 
     def ends_with_two_passes(self) -> bool:
         """Does the main line end with two consecutive passes?"""
@@ -93,34 +121,114 @@ def _points(coords: Iterable[tuple[int, int]]) -> tuple[Point, ...]:
     return tuple(sorted(Point(col, row) for row, col in coords))
 
 
+def _raw_points(node: sgf.Tree_node, ident: str, size: int) -> tuple[Point, ...]:
+    """The points of a property sgfmill does not know (``KD``), compressed lists too."""
+    if not node.has_property(ident):
+        return ()
+    out = []
+    for value in node.get_raw_list(ident):
+        for v in sgf_text.expand(value):
+            p = Point(v[0] - 97, size - 1 - (v[1] - 97)) if len(v) == 2 else None
+            if p is None or not (0 <= p.x < size and 0 <= p.y < size):
+                raise ValueError(f"{ident}[{value.decode('ascii', 'replace')}]: not a point")
+            out.append(p)
+    return tuple(sorted(out))
+
+
 def _color(c: str) -> Color:
     return Color.BLACK if c == "b" else Color.WHITE
 
 
-def parse(data: bytes, name: str = "<sgf>") -> Record:
-    """Read the main line of an SGF game. Raises `SgfError` naming ``name`` and the fault."""
+SIDES = range(2, 26)
+"""The board sizes kifu plays (the engine's)."""
+
+TEXT_PROPERTIES = ("PB", "PW", "BR", "WR", "RE", "DT", "EV", "RO", "PC", "GN", "TM", "OT")
+"""The root's text properties a `Record` keeps."""
+
+
+def read_game(data: bytes, name: str = "<sgf>") -> sgf.Sgf_game:
+    """The first game in ``data`` as sgfmill reads it, once kifu's own checks pass: a Go
+    game (GM[1]), on a board kifu plays, nothing after it but other games; identifiers
+    written in lower case alone (old FF[1-3] records) read in upper case. Raises `SgfError`
+    naming ``name`` and the fault."""
     try:
-        game = sgf.Sgf_game.from_bytes(data)
+        game = sgf.Sgf_game.from_bytes(sgf_text.upper_cased(data))
     except ValueError as exc:
         raise SgfError(name, str(exc)) from None
+    span = sgf_text.game_span(data)
+    rest = data[span[1]:].lstrip() if span else b""
+    if rest.startswith(b")"):
+        line = data.count(b"\n", 0, len(data) - len(rest)) + 1
+        raise SgfError(name, f"an extra ')' after the game (line {line})")
+    root = game.get_root()
+    try:
+        gm = root.get("GM") if root.has_property("GM") else 1
+    except ValueError:
+        gm = root.get_raw("GM").decode("ascii", "replace")
+    if gm != 1:
+        raise SgfError(name, f"GM[{gm}] is not a game of Go (GM[1])")
+    try:
+        size = game.get_size()
+    except ValueError as exc:
+        raise SgfError(name, f"SZ: {exc}") from None
+    if size not in SIDES:
+        raise SgfError(name, f"SZ[{size}]: kifu plays boards of {SIDES[0]}x{SIDES[0]} to "
+                             f"{SIDES[-1]}x{SIDES[-1]}")
+    return game
+
+
+def parse(data: bytes, name: str = "<sgf>") -> Record:
+    """Read the main line of an SGF game. Raises `SgfError` naming ``name`` and the fault."""
+    game = read_game(data, name)
+    try:
+        return _record(game, name)
+    except SgfError:
+        raise
+    except ValueError as exc:  # a value sgfmill cannot read: two RU, a UTF-8 fault ...
+        raise SgfError(name, str(exc)) from None
+
+
+def _get(node: sgf.Tree_node, key: str) -> object:
+    try:
+        return node.get(key) if node.has_property(key) else None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{key}: not valid {exc.encoding} (byte {exc.object[exc.start]:#x})") from None
+    except ValueError as exc:
+        raise ValueError(f"{key}: {exc}") from None
+
+
+def _text(node: sgf.Tree_node, key: str, encoding: str) -> str:
+    """A text property to show. Real records have names in another encoding than their CA
+    says, and empty second values (``GN[][]``): such bytes are shown as U+FFFD, and the
+    values joined, rather than the record refused."""
+    try:
+        return str(node.get(key))
+    except ValueError:
+        values = [v.decode(encoding, "replace") for v in node.get_raw_list(key)]
+        text = ", ".join(v for v in values if v.strip())
+        return re.sub(r"\\(.)", r"\1", re.sub(r"\\\r?\n", "", text)).strip()
+
+
+def _record(game: sgf.Sgf_game, name: str) -> Record:
     root = game.get_root()
     size = game.get_size()
-    try:
-        komi_raw = root.get("KM") if root.has_property("KM") else None
-    except ValueError as exc:
-        raise SgfError(name, f"KM: {exc}") from None
-    komi = normalise_komi(float(komi_raw)) if komi_raw is not None else None
+    komi_raw = _get(root, "KM")
+    komi = normalise_komi(float(komi_raw)) if isinstance(komi_raw, float) else None
     try:
         handicap = game.get_handicap() or 0
     except ValueError:
         handicap = 0  # e.g. HA[7.5]: a komi written in the wrong property
-    rules = root.get("RU") if root.has_property("RU") else None
+    rules = _get(root, "RU")
     nodes: list[Node] = []
-    for i, node in enumerate(game.get_main_sequence()):
+    seen: list[str | None] = []
+    main = game.get_main_sequence()
+    setup = _setup(root)
+    for i, node in enumerate(main[1:], start=1):
         try:
-            if i == 0:
-                setup = _setup(node)
-                continue
+            if node.has_property("B") and node.has_property("W"):
+                raise ValueError("a black and a white move in one node")
+            if any(node.has_property(c) and len(node.get_raw_list(c)) > 1 for c in "BW"):
+                raise ValueError("two moves in one node")
             if node.has_setup_stones() or node.has_property("PL"):
                 nodes.append(_setup(node))
             colour, move = node.get_move()
@@ -129,13 +237,13 @@ def parse(data: bytes, name: str = "<sgf>") -> Record:
         if colour is not None:
             point = None if move is None else Point(move[1], move[0])
             nodes.append(Move(_color(colour), point))
-    props = {}
-    for key in ("PB", "PW", "BR", "WR", "RE", "DT", "EV", "RO", "PC", "GN", "TM"):
-        if root.has_property(key):
-            try:
-                props[key] = str(root.get(key))
-            except ValueError:
-                pass
+            seen.append(node.get_raw(TIME_PROPERTY).decode("ascii", "replace")
+                        if node.has_property(TIME_PROPERTY) else None)
+    encoding = root.get_encoding()
+    props = {k: _text(root, k, encoding) for k in TEXT_PROPERTIES if root.has_property(k)}
+    last = main[-1]
+    dead = _raw_points(last, DEAD_PROPERTY, size)
+    territory = (_points(_get(last, "TB") or ()), _points(_get(last, "TW") or ()))  # type: ignore[arg-type]
     # Handicap stones written as Black's first moves belong in the setup.
     if handicap >= 2 and not setup.black and len(nodes) >= handicap and all(
         isinstance(n, Move) and n.color is Color.BLACK and n.point is not None
@@ -143,7 +251,8 @@ def parse(data: bytes, name: str = "<sgf>") -> Record:
     ):
         setup = Setup(black=tuple(n.point for n in nodes[:handicap]), to_move=Color.WHITE)  # type: ignore[union-attr,misc]
         nodes = nodes[handicap:]
-    return Record(name, size, size, komi, handicap, rules, setup, tuple(nodes), props)
+    return Record(name, size, size, komi, handicap, None if rules is None else str(rules),
+                  setup, tuple(nodes), props, dead, territory, tuple(seen))
 
 
 def _describe(node: sgf.Tree_node) -> str:
@@ -180,8 +289,21 @@ RULES_BY_RU = {
 
 
 def rules_for(record: Record, default: str = "chinese") -> str:
-    """The preset that a record's ``RU`` names, else ``default``."""
-    return RULES_BY_RU.get((record.rules or "").strip().lower(), default)
+    """The preset that a record's ``RU`` names (a preset's own name, as kifu writes it, or
+    a name other programs write), else ``default``."""
+    ru = (record.rules or "").strip().lower()
+    return ru if ru in PRESETS else RULES_BY_RU.get(ru, default)
+
+
+def _version() -> str:
+    try:
+        return metadata.version("kifu")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+VERSION = _version()
+"""kifu's version, as ``AP[kifu:VERSION]`` names the program that wrote a record."""
 
 
 def serialise(
@@ -193,8 +315,9 @@ def serialise(
     comments: Sequence[str | None] = (),
     move_properties: Sequence[Mapping[str, str]] = (),
 ) -> bytes:
-    """A game as SGF bytes: the root with size, komi, rules, handicap and setup stones,
-    then one node per move (with its comment, if any), and the result when known.
+    """A game as SGF bytes: the root with the program (AP), size, komi, rules, handicap
+    and setup stones, then one node per move (with its comment, if any), and the result
+    when known.
 
     ``move_properties`` gives each move node extra properties, written as given (e.g. the
     time a move was seen: ``{"KT": "12.50"}``); identifiers are upper-case letters."""
@@ -202,6 +325,7 @@ def serialise(
         raise ValueError("SGF records of rectangular boards are not supported by sgfmill")
     out = sgf.Sgf_game(game.width)
     root = out.get_root()
+    root.set_raw("AP", f"kifu:{VERSION}".encode())
     root.set("KM", game.komi)
     root.set("RU", game.rules.name)
     if game.handicap_stones:
@@ -232,10 +356,7 @@ def serialise(
 def move_property(data: bytes, ident: str, name: str = "<sgf>") -> list[str | None]:
     """The value of property ``ident`` on each move node of the main line (None where a
     move has none): what `serialise` wrote with ``move_properties``. Raises `SgfError`."""
-    try:
-        game = sgf.Sgf_game.from_bytes(data)
-    except ValueError as exc:
-        raise SgfError(name, str(exc)) from None
+    game = read_game(data, name)
     out: list[str | None] = []
     for node in game.get_main_sequence()[1:]:
         if node.get_move()[0] is None:
@@ -257,9 +378,24 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, p)
+        _sync_folder(p.parent)
     except BaseException:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (where the system lets a folder be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -3,7 +3,8 @@ event, a `SetupStones`, an `Announcement`) and the time it happened, in the same
 
 * `SgfWriter` keeps the game record and rewrites the SGF file atomically after every
   output that changes it (a turn of the orientation turns the whole record), so a crash
-  or a power cut loses nothing. Each move node carries
+  or a power cut loses nothing; a resumed record keeps every byte it was read with. Each
+  move node carries
   the time it was seen, in seconds on the source's clock, as the custom property ``KT``
   ("kifu time"): ``;B[pd]KT[12.40]``.
 * `TerminalAnnouncer` prints one line per output, as text or as JSON.
@@ -23,13 +24,11 @@ from rules.rotation import rotate_point
 
 from . import replay as rp
 from .announce import Speaker, announce, spoken, spoken_move
+from .clock import Clock
 from .corrections import Correction, comment
-from .sgf import Setup, serialise, write_atomically
+from .sgf import DEAD_PROPERTY, TIME_PROPERTY, Setup, serialise, write_atomically
+from .sgf_text import RecordText, escape, main_line, rotate
 from .tracker import Announcement, Oriented, Output, SetupStones
-
-TIME_PROPERTY = "KT"
-"""The SGF property that holds the time a move was seen."""
-
 
 class Sink(Protocol):
     """Anything that takes a session's outputs."""
@@ -40,9 +39,20 @@ class Sink(Protocol):
 class SgfWriter:
     """The game record on disk, rewritten atomically after every change.
 
-    ``moves`` and ``times`` are the moves already played (a resumed game) and when;
-    ``properties`` the root's text properties (PB, PW, DT, ...); ``setup`` its setup
-    stones. The file is written at once, so an empty game exists on disk from the start.
+    A new record: ``moves`` and ``times`` are the moves already played and when;
+    ``properties`` the root's text properties (PB, PW, DT, ...); ``setup`` its setup stones.
+    A resumed one: ``record`` is the file's bytes, kept as they are (comments, variations,
+    unknown properties, names in any encoding), the moves played added at the main line's
+    end, and ``properties`` the root properties this session decided (names given, another
+    komi) set on its root; ``setup`` is its root's setup. Adding a move costs that move's
+    bytes, not the record's: see `kifu.sgf_text.RecordText`.
+
+    With a ``clock``, each move node also has the time its player had left (``BL``/``WL``;
+    in byo-yomi, of the period, with ``OB``/``OW`` the periods left), and the root the
+    time control (``TM``, ``OT``). At the count, the last node gets the territory
+    (``TB``/``TW``) and the stones counted dead (``KD``), the root the result (``RE``).
+    The file is written at once, so the record exists on disk from the start. ``moves``
+    lists the moves of this record that the writer was given or heard.
     """
 
     def __init__(
@@ -54,16 +64,29 @@ class SgfWriter:
         setup: Setup = Setup(),
         moves: Sequence[tuple[Color, Point | None]] = (),
         times: Sequence[float | None] = (),
+        record: bytes | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.path = Path(path)
         self.game = game
-        self.properties = dict(properties or {})
         self.setup = setup
+        self.clock = clock
         self.moves: list[tuple[Color, Point | None]] = list(moves)
-        self.times: list[float | None] = list(times) + [None] * (len(moves) - len(times))
         self.writes = 0
-        self.notes: dict[int, list[str]] = {}
-        """Comments (corrections) by node: 0 the root, k the k-th move's node."""
+        if record is None:
+            timed = list(times) + [None] * (len(moves) - len(times))
+            record = serialise(
+                game, self.moves, setup=setup, properties=properties,
+                move_properties=[{} if t is None else {TIME_PROPERTY: f"{t:.2f}"} for t in timed],
+            )
+            properties = {}
+        self.text = RecordText(record)
+        for key, value in (properties or {}).items():
+            self.text.set_root(key, [escape(value, self.text.encoding)])
+        if clock is not None:
+            self.text.set_root("TM", [f"{clock.control.main:g}".encode()])
+            if clock.control.overtime:
+                self.text.set_root("OT", [escape(clock.control.overtime)])
         self.write()
 
     def __call__(self, item: Output, time: float) -> None:
@@ -74,33 +97,81 @@ class SgfWriter:
             return
         if isinstance(item, Oriented):
             self.turn(item.turn, item.width, item.height)
-        elif isinstance(item, MovePlayed):
-            self.moves.append((item.color, item.point))
-            self.times.append(time)
-        elif isinstance(item, Passed):
-            self.moves.append((item.color, None))
-            self.times.append(time)
+        elif isinstance(item, (MovePlayed, Passed)):
+            self.add_move(item.color, item.point if isinstance(item, MovePlayed) else None, time)
         elif isinstance(item, SetupStones):
             self.setup = Setup(
                 black=self.setup.black + item.black, white=self.setup.white + item.white,
                 to_move=self.game.to_move,
             )
+            h = self.game.height
+            self.text.set_root("AB", [_sgf_point(p, h) for p in self.setup.black] or None)
+            self.text.set_root("AW", [_sgf_point(p, h) for p in self.setup.white] or None)
+            self.text.set_root("PL", [self.game.to_move.letter.encode()])
+            if self.game.handicap_stones:
+                self.text.set_root("HA", [str(self.game.handicap_stones).encode()])
         elif isinstance(item, Resigned):
-            self.properties["RE"] = f"{item.color.opponent.letter}+R"
+            self._stop(time)
+            self.text.set_root("RE", [f"{item.color.opponent.letter}+R".encode()])
         elif isinstance(item, Score):
-            self.properties["RE"] = item.result()
+            self._stop(time)
+            self.count(item)
         self.write()
 
     def correct(self, item: Correction, time: float) -> None:
         """Keep a correction as a comment on its node (a move taken back goes, its
-        comments and this one then on the node now last), then rewrite the file."""
+        comment then on the node now last), then rewrite the file."""
         if item.takes_back and self.moves:
-            self.moves.pop()
-            self.times.pop()
-            kept = self.notes.pop(len(self.moves) + 1, [])
-            self.notes.setdefault(len(self.moves), []).extend(kept)
-        self.notes.setdefault(len(self.moves), []).append(comment(item, time))
+            self.take_back()
+        self.note(comment(item, time))
         self.write()
+
+    def add_move(self, color: Color, point: Point | None, time: float | None) -> None:
+        """Add a move (``point`` None: a pass) seen at ``time`` to the main line."""
+        self.moves.append((color, point))
+        node = b";" + color.letter.encode() + b"[" + (
+            b"" if point is None else _sgf_point(point, self.game.height)) + b"]"
+        if time is not None:
+            node += f"{TIME_PROPERTY}[{time:.2f}]".encode()
+        if self.clock is not None and time is not None:
+            left = self.clock.moved(color, time)
+            node += f"{color.letter}L[{left.seconds:.1f}]".encode()
+            if left.overtime:  # (as KGS writes it: periods are said once in byo-yomi)
+                node += f"O{color.letter}[{left.periods}]".encode()
+        self.text.append(node)
+
+    def count(self, score: Score) -> None:
+        """The count: the result on the root; the territory and the dead stones on the
+        last node."""
+        h = self.game.height
+        self.text.set_root("RE", [score.result().encode()])
+        for ident, points in (("TB", score.territory[0]), ("TW", score.territory[1]),
+                              (DEAD_PROPERTY, score.dead_stones)):
+            if points:
+                self.text.set_last(ident, [_sgf_point(p, h) for p in points])
+
+    def note(self, text: str) -> None:
+        """Add ``text`` to the comment of the main line's last node (after any comment
+        it has): a correction, say, where it happened."""
+        self._note(escape(text, self.text.encoding))
+
+    def _note(self, value: bytes) -> None:
+        old = b"\n".join(self.text.last("C"))
+        self.text.set_last("C", [old + b"\n" + value if old else value])
+
+    def take_back(self) -> None:
+        """Take the last move (or pass) out of the record, a resumed record's own too;
+        its node's comment goes to the node now last. ValueError when the record has no
+        move to take back."""
+        node = self.text.pop()
+        if self.moves:
+            self.moves.pop()
+        for comment in main_line(b"(" + node + b")")[0].get("C"):
+            self._note(comment)
+
+    def _stop(self, time: float) -> None:
+        if self.clock is not None:
+            self.clock.stop(time)
 
     def turn(self, degrees: int, width: int, height: int) -> None:
         """Turn the record's stones and moves ``degrees`` clockwise on their ``width`` x
@@ -109,28 +180,27 @@ class SgfWriter:
         def turned(points: tuple[Point, ...]) -> tuple[Point, ...]:
             return tuple(rotate_point(p, width, height, degrees) for p in points)
 
+        if width != height:
+            raise ValueError("SGF records of rectangular boards are not supported by sgfmill")
         self.moves = [(c, None if p is None else rotate_point(p, width, height, degrees))
                       for c, p in self.moves]
         s = self.setup
         self.setup = Setup(turned(s.black), turned(s.white), turned(s.empty), s.to_move)
+        self.text = RecordText(rotate(self.text.render(), degrees, width))
 
     def data(self) -> bytes:
         """The record as SGF bytes."""
-        properties = dict(self.properties)
-        if self.notes.get(0):
-            properties["C"] = "\n".join(self.notes[0])
-        return serialise(
-            self.game, self.moves, setup=self.setup, properties=properties,
-            comments=["\n".join(self.notes.get(k, ())) or None
-                      for k in range(1, len(self.moves) + 1)],
-            move_properties=[{} if t is None else {TIME_PROPERTY: f"{t:.2f}"} for t in self.times],
-        )
+        return self.text.render()
 
     def write(self) -> None:
         """Replace the file with the record as it stands (kept in ``written``)."""
         self.written = self.data()
         write_atomically(self.path, self.written)
         self.writes += 1
+
+
+def _sgf_point(p: Point, height: int) -> bytes:
+    return bytes((97 + p.x, 97 + height - 1 - p.y))
 
 
 def _json(item: Output) -> dict[str, Any]:

@@ -70,7 +70,7 @@ class SgfFollower:
         game = rp.start(record, preset(self.rules or rules_for(record)))
         events = list(rp.replay(game, record.nodes))
         if record.ends_with_two_passes():
-            events += rp.score_events(game)
+            events += rp.score_events(game, record.counted_dead(game.position))
         return game, events
 
     def _show(self, record: Record, data: bytes, game: Game, events: list[Event]) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from kifu.cli import main
 from kifu.session import Command, Session, load_script, parse_command, parse_script, resume
-from kifu.sgf import load, move_property
+from kifu.sgf import load, move_property, rules_for
 from kifu.sinks import SgfWriter, TerminalAnnouncer
 from kifu.tracker import Announcement, Kind, Tracker
 from rules import Color, Game, Observation, Phase, Point, Reason, preset
@@ -309,7 +309,7 @@ def test_kifu_record_resumes_a_game(tmp_path: Path, capsys: pytest.CaptureFixtur
     record = load(out)
     assert [m.gtp() for m in record.moves] == ["B C3", "W D4"]
     assert record.komi == 0.5 and record.properties["PB"] == "Ann"
-    assert record.rules == "japanese"
+    assert rules_for(record) == "japanese" and record.rules == "Japanese"  # RU as the user wrote it
     assert move_property(out.read_bytes(), "KT") == ["1.20", "12.00"]
     # Resumed again with another komi: the record says so from then on.
     script.write_text("@ 20-21\n.....\n...O.\n..X..\n..X..\n.....\n")
