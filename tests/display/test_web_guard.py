@@ -12,7 +12,7 @@ import struct
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -93,7 +93,7 @@ def get(server: DisplayServer, path: str, **headers: str) -> tuple[int, dict[str
 
 
 def closed_within(sockets: list[socket.socket], seconds: float,
-                  trickle: list[socket.socket] = ()) -> float:  # type: ignore[assignment]
+                  trickle: Sequence[socket.socket] = ()) -> float:
     """Wait until the server has closed every socket (recv gives b"" or a reset); the
     seconds that took. The ``trickle`` sockets send one more byte of their head every
     0.2 s meanwhile, as a slow-loris attacker does."""
