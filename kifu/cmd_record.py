@@ -37,6 +37,7 @@ from rules import PRESETS, ROTATIONS, Color, Game, Observation, Point, preset
 from .announce import Speaker, speech_command
 from .display.camera import CameraView
 from .display.server import DisplayServer, parse_address
+from .mqtt import BoardPublisher, BrokerUrl, check_board_id, seq_file
 from .display.state import BoardSink, LiveBoard
 from .session import Command, Item, Session, load_script, parse_command, resume
 from .sgf import Setup, rules_for
@@ -91,6 +92,11 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per event and line")
     p.add_argument("--serve", metavar="[HOST:]PORT",
                    help="show the game live in a browser (and its JSON at /api/v1/boards)")
+    p.add_argument("--mqtt", metavar="mqtt://[USER:PASS@]HOST[:PORT]/EVENT",
+                   help="also publish the board under kifu/v1/EVENT/ID/ on this MQTT broker "
+                        "(mqtts:// for TLS), for the event's hall page")
+    p.add_argument("--board", metavar="ID", help="this board's number or name in the event "
+                   "(with --mqtt)")
     p.add_argument("--speak", action="store_true",
                    help="speak the announcements (espeak-ng, where installed)")
     p.add_argument("--rotate", type=int, choices=ROTATIONS, default=0, metavar="{0,90,180,270}",
@@ -308,6 +314,14 @@ def cmd_record(args: argparse.Namespace) -> int:
         raise ValueError("--first is for a new game without handicap stones (a resumed "
                          "record says who is to play; White plays first after a handicap)")
 
+    broker = BrokerUrl.parse(args.mqtt) if args.mqtt else None
+    if broker is not None and args.board is None:
+        raise ValueError("--mqtt needs --board ID (the board's number or name in the event)")
+    if args.board is not None:
+        if broker is None:
+            raise ValueError("--board names the board for --mqtt: give --mqtt too")
+        check_board_id(args.board)
+
     properties: dict[str, str] = {}
     if args.resume is not None:
         try:
@@ -357,6 +371,14 @@ def cmd_record(args: argparse.Namespace) -> int:
     if args.serve:
         server = _display(args.serve, game, writer, commands, properties, sinks, out.stem,
                           camera=view, orientation=args.rotate)
+    publisher = None
+    if broker is not None and args.board is not None:
+        publisher = BoardPublisher(
+            broker, args.board, game, lambda: writer.written, title=out.stem,
+            players=(properties.get("PB", "Black"), properties.get("PW", "White")),
+            seq_path=seq_file(out),
+        ).start()
+        sinks.append(publisher)
     session = Session(tracker, sinks, orientation=args.rotate)
     live = args.camera is not None or args.url is not None or args.serial is not None
     if not live and sys.stderr.isatty():
@@ -378,6 +400,10 @@ def cmd_record(args: argparse.Namespace) -> int:
     finally:
         if server is not None:
             server.stop()
+        if publisher is not None and not publisher.close():
+            print(f"kifu: the broker at {publisher.url.host}:{publisher.url.port} did not "
+                  "take every update before the end; the record is safe in the SGF",
+                  file=sys.stderr)
         if speaker is not None:
             speaker.close(timeout=2)
     if not args.json:

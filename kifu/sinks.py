@@ -112,7 +112,8 @@ class SgfWriter:
         self.writes += 1
 
 
-def _json(item: Output) -> dict[str, Any]:
+def event_json(item: Output) -> dict[str, Any]:
+    """The output as one JSON object, as ``--json`` prints it (without its time)."""
     if isinstance(item, Announcement):
         d: dict[str, Any] = {
             "event": "announcement", "kind": item.kind.value, "text": item.text,
@@ -155,7 +156,7 @@ class TerminalAnnouncer:
     def __call__(self, item: Output, time: float) -> None:
         out = self.stream or sys.stdout
         if self.as_json:
-            d = _json(item)
+            d = event_json(item)
             d["time"] = round(time, 3)
             print(json.dumps(d), file=out, flush=True)
         else:
