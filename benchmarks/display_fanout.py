@@ -1,6 +1,7 @@
 """Fan-out of the live display: many viewers on loopback while a game is replayed quickly.
 
-    python benchmarks/display_fanout.py [--viewers 100] [--interval 0.02] [--procs 4]
+    python benchmarks/display_fanout.py [--viewers 1000] [--interval 0.05] [--procs 4]
+                                        [--moves 60]
 
 The bundled game (Lee Sedol - AlphaGo, game 4) is played onto a `LiveBoard` served by a
 `DisplayServer`, one move every ``--interval`` seconds. ``--viewers`` event-stream clients
@@ -9,6 +10,11 @@ interpreter lock) record the board version and the arrival time of every message
 script checks that every viewer received every update, in order, and prints the delay:
 median, 99th percentile and worst, and the bytes sent. The delay counts from the call of ``LiveBoard.update`` (drawing the board and
 encoding the message included) to the message's arrival. Times come from CLOCK_MONOTONIC, which all processes share.
+It also prints how long the viewers took to connect, and what the serving process (server
+and game, not the viewers) used: CPU seconds, the most threads at once, its peak memory.
+
+The same script measures another checkout of kifu (an older commit, say) when run from
+that checkout's ``benchmarks`` folder: it imports the kifu beside it.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import re
+import resource
 import statistics
 import sys
 import threading
@@ -71,11 +78,14 @@ def viewer_process(url: str, n: int, last: int, conn: object, go: object) -> Non
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--viewers", type=int, default=100)
-    ap.add_argument("--interval", type=float, default=0.02, help="seconds between moves")
+    ap.add_argument("--viewers", type=int, default=1000)
+    ap.add_argument("--interval", type=float, default=0.05, help="seconds between moves")
     ap.add_argument("--procs", type=int, default=4, help="processes the viewers run in")
-    ap.add_argument("--moves", type=int, default=0, help="stop after this many moves (0: all)")
+    ap.add_argument("--moves", type=int, default=60, help="stop after this many moves (0: all)")
     args = ap.parse_args()
+    # A connection is a file on each side: the viewers' and the server's.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * args.viewers + 256)), hard))
 
     data = resources.files("kifu") / "data" / "lee-sedol-alphago-4.sgf"
     with resources.as_file(data) as path:
@@ -98,8 +108,12 @@ def main() -> int:
         p.start()
         pipes.append(here)
         procs.append(p)
+    connecting = time.monotonic()
     for c in pipes:
         assert c.recv() == "connected"
+    connected = time.monotonic() - connecting
+    most_threads = threading.active_count()
+    cpu_before = resource.getrusage(resource.RUSAGE_SELF)
 
     published: dict[int, float] = {}
     t0 = time.monotonic()
@@ -107,6 +121,7 @@ def main() -> int:
         before = time.monotonic()
         snap = board.update(game, event)
         published[snap.version] = before
+        most_threads = max(most_threads, threading.active_count())
         time.sleep(args.interval)
     played = time.monotonic() - t0
 
@@ -125,9 +140,12 @@ def main() -> int:
                 print(f"viewer missed or reordered updates: got {len(versions)} "
                       f"of {last - start_version + 1}", file=sys.stderr)
             delays += [t - published[v] for v, t in seen if v in published]
+    cpu_after = resource.getrusage(resource.RUSAGE_SELF)
     for p in procs:
         p.join(10)
     server.stop()
+    cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
+    viewers = resource.getrusage(resource.RUSAGE_CHILDREN)
 
     delays.sort()
     q = statistics.quantiles(delays, n=100)
@@ -136,6 +154,10 @@ def main() -> int:
     print(f"every viewer got every update in order: {'yes' if faults == 0 else f'NO ({faults})'}")
     print(f"delay from update to arrival: median {statistics.median(delays) * 1000:.1f} ms, "
           f"p99 {q[98] * 1000:.1f} ms, max {delays[-1] * 1000:.1f} ms")
+    print(f"viewers connected in {connected:.2f} s; serving process while the game was "
+          f"played: {cpu:.1f} CPU s, {most_threads} threads at most, "
+          f"peak memory {cpu_after.ru_maxrss / 1024:.0f} MB; the viewers' processes: "
+          f"{viewers.ru_utime + viewers.ru_stime:.1f} CPU s")
     return 1 if faults else 0
 
 

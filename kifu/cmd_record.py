@@ -35,6 +35,7 @@ from typing import Any, TextIO
 from rules import PRESETS, ROTATIONS, Color, Game, Observation, Point, preset
 
 from .announce import Speaker, speech_command
+from .cmd_serve import add_web_flags
 from .display.camera import CameraView
 from .display.server import DisplayServer, parse_address
 from .mqtt import BoardPublisher, BrokerUrl, check_board_id, seq_file
@@ -97,6 +98,7 @@ def register(sub: Any) -> None:
                         "(mqtts:// for TLS), for the event's hall page")
     p.add_argument("--board", metavar="ID", help="this board's number or name in the event "
                    "(with --mqtt)")
+    add_web_flags(p)
     p.add_argument("--speak", action="store_true",
                    help="speak the announcements (espeak-ng, where installed)")
     p.add_argument("--rotate", type=int, choices=ROTATIONS, default=0, metavar="{0,90,180,270}",
@@ -228,6 +230,7 @@ def _display(
     address: str, game: Game, writer: SgfWriter, commands: queue.Queue[Command],
     properties: dict[str, str], sinks: list[Sink], title: str, *,
     camera: CameraView | None = None, orientation: int = 0,
+    allow_hosts: Iterable[str] = (), cors: str | None = None,
 ) -> DisplayServer:
     """Start the live page for this recording: the board follows the session's outputs
     (a sink added to ``sinks``), serves the SGF as written, and its pass and resign
@@ -257,7 +260,7 @@ def _display(
     sinks.append(show)
     board.set_sgf(writer.written)
     try:
-        server = DisplayServer([board], host, port).start()
+        server = DisplayServer([board], host, port, allow_hosts=allow_hosts, cors=cors).start()
     except OSError as exc:
         raise ValueError(f"--serve {address}: {exc.strerror or exc}") from None
     print(f"kifu: live board at {server.url} (controls: {server.control_url})", file=sys.stderr)
@@ -370,7 +373,8 @@ def cmd_record(args: argparse.Namespace) -> int:
     server = None
     if args.serve:
         server = _display(args.serve, game, writer, commands, properties, sinks, out.stem,
-                          camera=view, orientation=args.rotate)
+                          camera=view, orientation=args.rotate,
+                          allow_hosts=args.allow_host, cors=args.cors)
     publisher = None
     if broker is not None and args.board is not None:
         publisher = BoardPublisher(

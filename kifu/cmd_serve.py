@@ -18,6 +18,7 @@ from rules import PRESETS, Event
 
 from .announce import Announcer, Speaker, speech_command
 from .display import DisplayServer, LiveBoard, SgfFollower, board_ids, follow
+from .display.policy import check_host_name, check_origin
 
 DEFAULT_PORT = 8734
 
@@ -32,6 +33,7 @@ def register(sub: Any) -> None:
                         "default 127.0.0.1)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT,
                    help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
+    add_web_flags(p)
     p.add_argument("--rules", help=f"rule set: {', '.join(PRESETS)} (default: each record's RU)")
     p.add_argument("--interval", type=float, default=0.25,
                    help="seconds between looks at the files (default 0.25)")
@@ -39,6 +41,28 @@ def register(sub: Any) -> None:
                    help="speak the announcements (espeak-ng, where installed)")
     p.add_argument("--quiet", action="store_true", help="do not print the announcements")
     p.set_defaults(func=cmd_serve)
+
+
+def _argument(check: Callable[[str], str]) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        try:
+            return check(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return parse
+
+
+def add_web_flags(p: argparse.ArgumentParser) -> None:
+    """``--allow-host NAME`` (repeatable) and ``--cors ORIGIN``, for every command that
+    serves a page."""
+    p.add_argument("--allow-host", metavar="NAME", action="append", default=[],
+                   type=_argument(check_host_name),
+                   help="also answer to requests that name this server NAME (a DNS name "
+                        "pointing here; repeat for more); the bound address, this machine's "
+                        "name and, on loopback, localhost always work")
+    p.add_argument("--cors", metavar="ORIGIN", type=_argument(check_origin),
+                   help="let pages of this one origin (http[s]://HOST[:PORT]) read the API "
+                        "and the event stream; none by default")
 
 
 def _saying(announcer: Announcer) -> Callable[[Event | None, str], None]:
@@ -72,7 +96,8 @@ def cmd_serve(args: argparse.Namespace, stop: threading.Event | None = None) -> 
                                   prefix=f"[{b.id}] " if len(boards) > 1 else "")
             b.on_announcement(_saying(announcer))
     try:
-        server = DisplayServer(boards, args.host, args.port)
+        server = DisplayServer(boards, args.host, args.port, allow_hosts=args.allow_host,
+                               cors=args.cors)
     except OSError as exc:
         print(f"kifu: {exc.strerror or exc}", file=sys.stderr)
         if speaker is not None:

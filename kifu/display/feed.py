@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections import deque
+from collections.abc import Callable
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,7 +39,25 @@ class Feed:
         self._log: deque[Message] = deque(maxlen=keep)
         self._latest: dict[str, Message] = {}
         self._seq = 0
+        self._listeners: list[Callable[[], None]] = []
         self.closed = False
+
+    def listen(self, wake: Callable[[], None]) -> None:
+        """Call ``wake()`` (in the pushing thread, outside the feed's lock) after every new
+        message and when the feed closes: how an event loop learns there is news."""
+        with self._cond:
+            self._listeners.append(wake)
+
+    def unlisten(self, wake: Callable[[], None]) -> None:
+        """Stop calling ``wake``."""
+        with self._cond:
+            self._listeners.remove(wake)
+
+    def _wake(self) -> None:
+        with self._cond:
+            listeners = list(self._listeners)
+        for wake in listeners:
+            wake()
 
     @property
     def seq(self) -> int:
@@ -58,7 +77,8 @@ class Feed:
             self._log.append(m)
             self._latest[board_id] = m
             self._cond.notify_all()
-            return m
+        self._wake()
+        return m
 
     def since(self, seq: int | None) -> list[Message]:
         """The messages after number ``seq``, oldest first. None (a new viewer), a number
@@ -94,3 +114,4 @@ class Feed:
         with self._cond:
             self.closed = True
             self._cond.notify_all()
+        self._wake()

@@ -19,8 +19,10 @@ Addresses (all boards share one page and one event stream)::
     POST /api/v1/boards/ID/orientation      ``{"rotate": 90}``: turn the readings (0, 90,
                                             180, 270 degrees clockwise); needs the token
 
-Only the standard library: one thread per connection, a viewer's thread asleep on the feed
-until there is something to send.
+Served by `kifu.display.web.WebServer` (aiohttp, in a thread of its own): the guard there
+(timeouts, Host allow-list, no cross-origin reads but the ``--cors`` one, bounded bodies)
+applies to every address. Off loopback the camera's picture, its status and the calibration
+page need the token too (``?token=`` or the bearer header): they show the room.
 """
 
 from __future__ import annotations
@@ -28,24 +30,21 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
-import socket
-import threading
 from collections.abc import Iterable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
+
+from aiohttp import web
 
 from rules import Color
 
 from .feed import Feed, Message
+from .policy import parse_json
 from .state import CommandError, LiveBoard, Snapshot
+from .web import Timeouts, WebServer, error, json_response, reply
 
 API = "/api/v1"
-HEARTBEAT = 15.0
-"""Seconds between comment lines on an idle event stream (to find dead viewers)."""
-RETRY_MS = 1000
-"""How soon a browser reconnects after the stream breaks."""
 
 MAX_BODY = 4096
 """Bytes a command's JSON body may have."""
@@ -82,15 +81,18 @@ def event_frame(snap: Snapshot) -> bytes:
     return json.dumps(payload, separators=(",", ":")).encode()
 
 
-class DisplayServer:
+class DisplayServer(WebServer):
     """Serves some live boards over HTTP until `stop`.
 
-    ``port`` 0 picks a free port (see `port`, `url`). ``token`` guards the commands; a
-    random one is made when none is given (see `control_url`).
+    ``port`` 0 picks a free port (see `port`, `url`). ``token`` guards the commands (and,
+    off loopback, the camera); a random one is made when none is given (see
+    `control_url`). ``allow_hosts``, ``cors`` and ``timeouts``: see `WebServer`.
     """
 
     def __init__(self, boards: Iterable[LiveBoard], host: str = "127.0.0.1", port: int = 0,
-                 *, token: str | None = None, keep: int = 512) -> None:
+                 *, token: str | None = None, keep: int = 512,
+                 allow_hosts: Iterable[str] = (), cors: str | None = None,
+                 timeouts: Timeouts = Timeouts()) -> None:
         self.boards: dict[str, LiveBoard] = {}
         for b in boards:
             if b.id in self.boards:
@@ -98,6 +100,8 @@ class DisplayServer:
             self.boards[b.id] = b
         if not self.boards:
             raise ValueError("a display needs at least one board")
+        super().__init__(host, port, allow_hosts=allow_hosts, cors=cors, timeouts=timeouts,
+                         max_body=MAX_BODY, name="kifu-display")
         self.token = token or secrets.token_urlsafe(12)
         self.feed = Feed(keep)
         self.epoch = secrets.token_hex(4)
@@ -106,31 +110,10 @@ class DisplayServer:
         for b in self.boards.values():
             self._send(b, b.snapshot)
             b.subscribe(self._send)
-        handler = type("Handler", (_Handler,), {"display": self})
-        try:
-            self.httpd = _Server((host, port), handler)
-        except OSError as exc:
-            raise OSError(exc.errno, f"cannot listen on {host}:{port}: {exc.strerror}") from None
-        self._thread: threading.Thread | None = None
+        self.app.router.add_route("*", "/{path:.*}", self._dispatch)
 
     def _send(self, board: LiveBoard, snap: Snapshot) -> None:
         self.feed.push(board.id, snap.version, event_frame(snap))
-
-    @property
-    def port(self) -> int:
-        """The port listened on."""
-        return int(self.httpd.server_address[1])
-
-    @property
-    def url(self) -> str:
-        """The page's address."""
-        raw = self.httpd.server_address[0]
-        host = raw.decode() if isinstance(raw, bytes) else str(raw)
-        if host in ("0.0.0.0", "::", ""):
-            host = socket.gethostname()
-        if ":" in host:
-            host = f"[{host}]"
-        return f"http://{host}:{self.port}/"
 
     @property
     def control_url(self) -> str:
@@ -139,34 +122,28 @@ class DisplayServer:
 
     def start(self) -> DisplayServer:
         """Serve in a background thread; returns self."""
-        self._thread = threading.Thread(target=self.httpd.serve_forever,
-                                        kwargs={"poll_interval": 0.2},
-                                        name="kifu-display", daemon=True)
-        self._thread.start()
+        super().start()
         return self
 
-    def serve_forever(self) -> None:
-        """Serve in this thread until `stop` is called from another."""
-        self.httpd.serve_forever(poll_interval=0.2)
+    async def closing(self) -> None:
+        """End every event stream."""
+        self._unsubscribe()
 
-    def stop(self) -> None:
-        """Close every event stream, stop serving and release the port."""
+    def _unsubscribe(self) -> None:
         for b in self.boards.values():
             try:
                 b.unsubscribe(self._send)
             except ValueError:
                 pass
         self.feed.close()
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(5)
+
+    def stop(self) -> None:
+        """Close every event stream, stop serving and release the port."""
+        self._unsubscribe()
+        super().stop()
 
     def __enter__(self) -> DisplayServer:
         return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     def last_seen(self, event_id: str | None) -> int | None:
         """The feed number in a viewer's ``Last-Event-ID`` (``EPOCH.SEQ``), or None when
@@ -183,184 +160,126 @@ class DisplayServer:
             given = header[7:].strip()
         return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
 
+    def _authorised(self, request: web.Request) -> bool:
+        return self.authorised(request.headers.get("Authorization"),
+                               request.query.get("token"))
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    request_queue_size = 256
+    def _camera_refused(self, request: web.Request) -> web.Response | None:
+        if self.policy.camera_needs_token and not self._authorised(request):
+            return error(403, "the camera is shown beyond this machine only with the "
+                              "display's token")
+        return None
 
-
-class _Handler(BaseHTTPRequestHandler):
-    display: DisplayServer
-    protocol_version = "HTTP/1.1"
-    server_version = "kifu"
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-        pass  # the terminal belongs to the announcements
-
-    # -- helpers ----------------------------------------------------------------------
-
-    def _reply(self, status: int, body: bytes, ctype: str,
-               headers: dict[str, str] | None = None) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        for k, v in (headers or {}).items():
-            self.send_header(k, v)
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-    def _json(self, status: int, obj: Any) -> None:
-        body = json.dumps(obj, indent=1).encode() + b"\n"
-        self._reply(status, body, "application/json", {"Access-Control-Allow-Origin": "*"})
-
-    def _error(self, status: int, message: str) -> None:
-        self._json(status, {"error": message, "status": status})
-
-    def _board(self, board_id: str) -> LiveBoard | None:
-        b = self.display.boards.get(board_id)
+    def _board(self, board_id: str) -> LiveBoard | web.Response:
+        b = self.boards.get(board_id)
         if b is None:
-            self._error(404, f"no board {board_id!r}; boards: {', '.join(self.display.boards)}")
+            return error(404, f"no board {board_id!r}; boards: {', '.join(self.boards)}")
         return b
 
-    # -- GET --------------------------------------------------------------------------
+    # -- requests ---------------------------------------------------------------------
 
-    def do_HEAD(self) -> None:
-        self.do_GET()
+    async def _dispatch(self, request: web.Request) -> web.StreamResponse:
+        parts = [p for p in request.path.split("/") if p]
+        if request.method in ("GET", "HEAD"):
+            return await self._get(request, parts)
+        if request.method == "POST":
+            return await self._post(request, parts)
+        return error(405, f"{request.method} is not served here")
 
-    def do_GET(self) -> None:
-        url = urlsplit(self.path)
-        query = parse_qs(url.query)
-        parts = [p for p in url.path.split("/") if p]
-        d = self.display
+    async def _get(self, request: web.Request, parts: list[str]) -> web.StreamResponse:
+        query = parse_qs(request.query_string)
         if not parts or parts == ["index.html"]:
-            return self._reply(200, d._pages["index.html"], STATIC_TYPES["index.html"])
+            return reply(200, self._pages["index.html"], STATIC_TYPES["index.html"])
         if parts == ["calibrate"]:
-            return self._reply(200, d._pages["calibrate.html"], STATIC_TYPES["calibrate.html"])
+            return self._camera_refused(request) or reply(
+                200, self._pages["calibrate.html"], STATIC_TYPES["calibrate.html"])
         if parts[0] == "static" and len(parts) == 2 and parts[1] in STATIC_TYPES:
-            return self._reply(200, d._pages[parts[1]], STATIC_TYPES[parts[1]])
+            return reply(200, self._pages[parts[1]], STATIC_TYPES[parts[1]])
         if parts[:2] != ["api", "v1"]:
-            return self._error(404, f"nothing at {url.path}")
+            return error(404, f"nothing at {request.path}")
         rest = parts[2:]
         if not rest:
-            return self._json(200, {"boards": f"{API}/boards", "events": f"{API}/events"})
+            return json_response(200, {"boards": f"{API}/boards", "events": f"{API}/events"})
         if rest == ["events"]:
-            return self._events(query.get("board", [None])[0])
+            only = query.get("board", [None])[0]
+            if only is not None and only not in self.boards:
+                return error(404, f"no board {only!r}")
+            return await self.event_stream(
+                request, self.feed, self.last_seen(request.headers.get("Last-Event-ID")),
+                lambda m: _frame(self.epoch, m) if only is None or m.board_id == only else b"")
         if rest[0] != "boards":
-            return self._error(404, f"nothing at {url.path}")
+            return error(404, f"nothing at {request.path}")
         if len(rest) == 1:
-            return self._json(200, [b.snapshot.to_json() for b in d.boards.values()])
+            return json_response(200, [b.snapshot.to_json() for b in self.boards.values()])
         board = self._board(rest[1])
-        if board is None:
-            return None
+        if isinstance(board, web.Response):
+            return board
         if len(rest) == 2:
-            return self._json(200, board.snapshot.to_json())
+            return json_response(200, board.snapshot.to_json())
         if rest[2:] == ["board.svg"]:
             try:
                 rotate = int(query.get("rotate", ["0"])[0])
                 size = int(query["size"][0]) if "size" in query else None
                 svg = board.snapshot.svg(rotate=rotate, size=size)
             except ValueError as exc:
-                return self._error(400, str(exc))
-            return self._reply(200, svg.encode(), "image/svg+xml")
+                return error(400, str(exc))
+            return reply(200, svg.encode(), "image/svg+xml")
         if rest[2:] == ["camera"] or rest[2:] == ["camera.jpg"]:
-            return self._camera(board, rest[2] == "camera.jpg")
+            return self._camera_refused(request) or await self._camera(
+                board, rest[2] == "camera.jpg")
         if rest[2:] == ["game.sgf"]:
             data = board.sgf
             if data is None:
-                return self._error(404, f"board {board.id} has no game record yet")
-            return self._reply(200, data, "application/x-go-sgf",
-                               {"Content-Disposition": f'inline; filename="{board.id}.sgf"'})
-        return self._error(404, f"nothing at {url.path}")
+                return error(404, f"board {board.id} has no game record yet")
+            return reply(200, data, "application/x-go-sgf",
+                         {"Content-Disposition": f'inline; filename="{board.id}.sgf"'})
+        return error(404, f"nothing at {request.path}")
 
-    def _camera(self, board: LiveBoard, picture: bool) -> None:
+    async def _camera(self, board: LiveBoard, picture: bool) -> web.Response:
         camera = board.camera
         if camera is None:
-            return self._error(404, f"board {board.id} has no camera")
+            return error(404, f"board {board.id} has no camera")
         if not picture:
-            return self._json(200, camera.status())
-        latest = camera.jpeg(board.snapshot.orientation)
+            return json_response(200, camera.status())
+        orientation = board.snapshot.orientation
+        latest = await self.run(lambda: camera.jpeg(orientation))
         if latest is None:
-            return self._error(404, f"board {board.id}: no frame from the camera yet")
+            return error(404, f"board {board.id}: no frame from the camera yet")
         number, data = latest
-        return self._reply(200, data, "image/jpeg", {"X-Frame": str(number)})
+        return reply(200, data, "image/jpeg", {"X-Frame": str(number)})
 
-    def _events(self, only: str | None) -> None:
-        d = self.display
-        if only is not None and only not in d.boards:
-            return self._error(404, f"no board {only!r}")
-        seq = d.last_seen(self.headers.get("Last-Event-ID"))
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("X-Accel-Buffering", "no")
-        self.send_header("Access-Control-Allow-Origin", "*")
-        self.end_headers()
-        self.close_connection = True
-        if self.command == "HEAD":
-            return None
-        feed = d.feed
-        try:
-            self.wfile.write(f"retry: {RETRY_MS}\n\n".encode())
-            messages = feed.since(seq)
-            while not feed.closed:
-                if messages:
-                    self.wfile.write(b"".join(_frame(d.epoch, m) for m in messages
-                                              if only is None or m.board_id == only))
-                    seq = messages[-1].seq
-                else:
-                    self.wfile.write(b": ping\n\n")
-                self.wfile.flush()
-                messages = feed.wait(seq if seq is not None else 0, HEARTBEAT)
-        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError):
-            return None
-
-    # -- POST -------------------------------------------------------------------------
-
-    def do_POST(self) -> None:
-        url = urlsplit(self.path)
-        parts = [p for p in url.path.split("/") if p]
-        try:
-            length = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
-            length = -1
-        if not 0 <= length <= MAX_BODY:
-            self.close_connection = True
-            return self._error(413, f"a command's body is at most {MAX_BODY} bytes")
-        body = self.rfile.read(length) if length else b""
+    async def _post(self, request: web.Request, parts: list[str]) -> web.Response:
+        body = await self.body(request)
         if len(parts) != 5 or parts[:3] != ["api", "v1", "boards"]:
-            return self._error(404, f"nothing to post to at {url.path}")
+            return error(404, f"nothing to post to at {request.path}")
         board = self._board(parts[3])
-        if board is None:
-            return None
-        token = parse_qs(url.query).get("token", [None])[0]
-        if not self.display.authorised(self.headers.get("Authorization"), token):
-            return self._error(403, "a command needs the display's token")
+        if isinstance(board, web.Response):
+            return board
+        if not self._authorised(request):
+            return error(403, "a command needs the display's token")
         color: Color | None = None
         degrees: Any = None
         if body:
             try:
-                data = json.loads(body)
+                data = parse_json(body)
                 if data.get("color"):
                     color = Color.parse(str(data["color"]))
                 degrees = data.get("rotate")
             except (ValueError, AttributeError) as exc:
-                return self._error(400, f"bad command body {body[:80]!r}: {exc}")
+                return error(400, f"bad command body {body[:80]!r}: {exc}")
+        name = parts[4]
         try:
-            if parts[4] == "orientation":
+            if name == "orientation":
                 if not isinstance(degrees, int):
-                    return self._error(400, 'the orientation needs {"rotate": 0|90|180|270}')
-                board.set_orientation(degrees)
+                    return error(400, 'the orientation needs {"rotate": 0|90|180|270}')
+                await self.run(lambda: board.set_orientation(degrees))
                 # Applied by the recording between two readings: the state shows it then.
-                return self._json(202, board.snapshot.to_json())
-            board.command(parts[4], color)
+                return json_response(202, board.snapshot.to_json())
+            await self.run(lambda: board.command(name, color))
         except CommandError as exc:
-            return self._error(exc.status, str(exc))
-        self._json(200, board.snapshot.to_json())
+            return error(exc.status, str(exc))
+        return json_response(200, board.snapshot.to_json())
 
 
 def _frame(epoch: str, m: Message) -> bytes:
     return b"id: %s.%d\nevent: board\ndata: %s\n\n" % (epoch.encode(), m.seq, m.data)
-

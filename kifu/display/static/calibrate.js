@@ -4,6 +4,7 @@
 const API = "/api/v1";
 const params = new URLSearchParams(location.search);
 const token = params.get("token");
+const withToken = token ? `token=${encodeURIComponent(token)}` : "";  // the camera needs it off loopback
 const POLL_MS = 700;        // the picture is asked for at about 1.5 Hz
 const STALE_S = 5;          // a frame older than this is reported as such
 const WHERE = {
@@ -68,7 +69,7 @@ function describe(c) {
 
 async function pollCamera() {
   try {
-    const r = await fetch(`${API}/boards/${boardId}/camera`);
+    const r = await fetch(`${API}/boards/${boardId}/camera?${withToken}`);
     if (r.status === 404) return;   // no camera: the page is about the orientation alone
     const c = await r.json();
     const [text, kind] = describe(c);
@@ -78,7 +79,7 @@ async function pollCamera() {
     const wanted = state ? `${c.frame}-${state.orientation}` : null;
     if (c.frame !== null && wanted && !loading && wanted !== frame.dataset.shown) {
       loading = true;   // the picture's coordinates follow the orientation too
-      frame.src = `${API}/boards/${boardId}/camera.jpg?frame=${wanted}`;
+      frame.src = `${API}/boards/${boardId}/camera.jpg?frame=${wanted}&${withToken}`;
       frame.dataset.asked = wanted;
     }
   } catch (e) {
