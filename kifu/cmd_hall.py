@@ -19,6 +19,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from .broker import LOCAL_URL, local_broker
 from .cmd_serve import add_web_flags
 from .display.hall_server import HallServer
 from .hall import Hall, read_pairings
@@ -31,8 +32,9 @@ DEFAULT_PORT = 8735
 def register(sub: Any) -> None:
     """Add the ``hall`` subcommand to the CLI's subparsers."""
     p = sub.add_parser("hall", help="every board of an event on one page, from an MQTT broker")
-    p.add_argument("broker", metavar="mqtt://[USER:PASS@]HOST[:PORT]/EVENT",
-                   help="the broker the boards publish to, and the event's name")
+    p.add_argument("broker", metavar="mqtt://[USER:PASS@]HOST[:PORT]/EVENT", nargs="?",
+                   help="the broker the boards publish to, and the event's name (default: "
+                        f"{LOCAL_URL}, started inside the hall if nothing listens there)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (0.0.0.0 for the whole network)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT,
@@ -109,7 +111,7 @@ class Subscriber:
 
 
 def cmd_hall(args: argparse.Namespace) -> int:
-    url = BrokerUrl.parse(args.broker)
+    url = BrokerUrl.parse(args.broker or LOCAL_URL)
     if args.delay < 0:
         raise ValueError(f"--delay must not be negative: {args.delay}")
     pairings = {}
@@ -126,6 +128,16 @@ def cmd_hall(args: argparse.Namespace) -> int:
                             cors=args.cors)
     except OSError as exc:
         raise ValueError(f"--port {args.port}: {exc.strerror or exc}") from None
+    embedded = None
+    if args.broker is None:
+        try:
+            embedded = local_broker()
+        except OSError as exc:
+            server.stop()
+            raise ValueError(str(exc)) from None
+        if embedded is not None:
+            print(f"kifu: MQTT broker started on 127.0.0.1:{embedded.port} (boards: "
+                  "kifu record ... --mqtt local --board N)", file=sys.stderr)
     server.start()
     subscriber = Subscriber(url, hall, lock, server, args.results).start()
     print(f"kifu: hall of {url.event} at {server.url} (organiser, live: "
@@ -138,6 +150,8 @@ def cmd_hall(args: argparse.Namespace) -> int:
     finally:
         subscriber.stop()
         server.stop()
+        if embedded is not None:
+            embedded.stop()
     return 0
 
 

@@ -38,6 +38,7 @@ from .announce import Speaker, speech_command
 from .cmd_serve import add_web_flags
 from .display.camera import CameraView
 from .display.server import DisplayServer, parse_address
+from .broker import LOCAL_URL, local_broker
 from .mqtt import BoardPublisher, BrokerUrl, check_board_id, seq_file
 from .display.state import BoardSink, LiveBoard
 from .session import Command, Item, Session, load_script, parse_command, resume
@@ -95,7 +96,8 @@ def register(sub: Any) -> None:
                    help="show the game live in a browser (and its JSON at /api/v1/boards)")
     p.add_argument("--mqtt", metavar="mqtt://[USER:PASS@]HOST[:PORT]/EVENT",
                    help="also publish the board under kifu/v1/EVENT/ID/ on this MQTT broker "
-                        "(mqtts:// for TLS), for the event's hall page")
+                        "(mqtts:// for TLS), for the event's hall page; 'local': "
+                        f"{LOCAL_URL}, started in this process if nothing listens there")
     p.add_argument("--board", metavar="ID", help="this board's number or name in the event "
                    "(with --mqtt)")
     add_web_flags(p)
@@ -317,7 +319,7 @@ def cmd_record(args: argparse.Namespace) -> int:
         raise ValueError("--first is for a new game without handicap stones (a resumed "
                          "record says who is to play; White plays first after a handicap)")
 
-    broker = BrokerUrl.parse(args.mqtt) if args.mqtt else None
+    broker = BrokerUrl.parse(LOCAL_URL if args.mqtt == "local" else args.mqtt) if args.mqtt else None
     if broker is not None and args.board is None:
         raise ValueError("--mqtt needs --board ID (the board's number or name in the event)")
     if args.board is not None:
@@ -376,6 +378,9 @@ def cmd_record(args: argparse.Namespace) -> int:
                           camera=view, orientation=args.rotate,
                           allow_hosts=args.allow_host, cors=args.cors)
     publisher = None
+    embedded = None
+    if args.mqtt == "local":
+        embedded = local_broker()
     if broker is not None and args.board is not None:
         publisher = BoardPublisher(
             broker, args.board, game, lambda: writer.written, title=out.stem,
@@ -408,6 +413,8 @@ def cmd_record(args: argparse.Namespace) -> int:
             print(f"kifu: the broker at {publisher.url.host}:{publisher.url.port} did not "
                   "take every update before the end; the record is safe in the SGF",
                   file=sys.stderr)
+        if embedded is not None:
+            embedded.stop()
         if speaker is not None:
             speaker.close(timeout=2)
     if not args.json:

@@ -60,7 +60,7 @@ class HallServer(WebServer):
         self.live = Feed()
         self.public = Feed()
         self._versions: dict[tuple[bool, str], int] = {}
-        self._shown: dict[str, str] = {}
+        self._shown: dict[tuple[bool, str], str] = {}
         self._pages = {name: _page(name) for name in PAGES}
         self._ticker = threading.Thread(target=self._tick, name="kifu-hall-tick", daemon=True)
         self._ticking = threading.Event()
@@ -98,10 +98,9 @@ class HallServer(WebServer):
         if view is None:
             return
         key = json.dumps(view, sort_keys=True)
-        if not live:
-            if self._shown.get(board_id) == key:
-                return
-            self._shown[board_id] = key
+        if self._shown.get((live, board_id)) == key:
+            return  # the record changed, or an event came, but nothing shown did
+        self._shown[(live, board_id)] = key
         version = self._versions.get((live, board_id), 0) + 1
         self._versions[(live, board_id)] = version
         # No drawing in the stream (the page draws from the rows): a crowded 19x19 board

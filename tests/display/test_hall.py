@@ -245,3 +245,26 @@ def test_the_hall_page_shows_both_boards_and_follows_their_moves(event: Event, b
         page.screenshot(path=str(ARTIFACTS / "hall-390.png"), full_page=True)
     finally:
         page.close()
+
+
+def test_an_embedded_broker_serves_a_small_evening_with_no_system_package() -> None:
+    """`kifu hall` with no broker (and `--mqtt local`) start amqtt inside the process when
+    nothing listens on the port, and join what does."""
+    from kifu.broker import listening, local_broker
+    from tests.mqtt_broker import free_port
+
+    port = free_port()
+    embedded = local_broker(port)
+    assert embedded is not None and listening(port)
+    try:
+        assert local_broker(port) is None  # the second one joins
+        e = Event(port)
+        try:
+            e.board("5")
+            e.play("5", "D4")
+            assert e.wait(lambda: [b["last_move"] for b in e.get("/api/v1/boards")] == ["D4"])
+        finally:
+            e.close()
+    finally:
+        embedded.stop()
+    assert not listening(port)
