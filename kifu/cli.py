@@ -16,6 +16,7 @@ from pathlib import Path
 from rules import PRESETS, Game, IllegalMove, Point, preset
 from rules.point import CoordinateError
 
+from . import cmd_hall
 from . import cmd_record
 from . import cmd_serve
 from . import cmd_snap
@@ -139,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Subcommands defined in their own modules register here, one line each.
     cmd_snap.register(sub)
     cmd_serve.register(sub)
+    cmd_hall.register(sub)
     cmd_record.register(sub)
     return ap
 

@@ -39,11 +39,13 @@ from typing import Any, TextIO
 from rules import PRESETS, ROTATIONS, Color, Game, Observation, Point, preset
 
 from .announce import Speaker, speech_command
+from .broker import LOCAL_URL, local_broker
 from .clock import Clock, TimeControl
 from .cmd_serve import add_web_flags
 from .display.camera import CameraView
 from .display.server import DisplayServer, parse_address
 from .display.state import BoardSink, LiveBoard
+from .mqtt import BoardPublisher, BrokerUrl, check_board_id, seq_file
 from .session import HELP, Command, Item, Session, load_script, parse_command, resume
 from .sgf import Setup, rules_for
 from .sgf import parse as parse_sgf
@@ -97,6 +99,12 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per event and line")
     p.add_argument("--serve", metavar="[HOST:]PORT",
                    help="show the game live in a browser (and its JSON at /api/v1/boards)")
+    p.add_argument("--mqtt", metavar="mqtt://[USER:PASS@]HOST[:PORT]/EVENT",
+                   help="also publish the board under kifu/v1/EVENT/ID/ on this MQTT broker "
+                        "(mqtts:// for TLS), for the event's hall page; 'local': "
+                        f"{LOCAL_URL}, started in this process if nothing listens there")
+    p.add_argument("--board", metavar="ID", help="this board's number or name in the event "
+                   "(with --mqtt)")
     add_web_flags(p)
     p.add_argument("--speak", nargs="?", const="announcements",
                    choices=("announcements", "moves"),
@@ -433,6 +441,14 @@ def cmd_record(args: argparse.Namespace) -> int:
         raise ValueError("--first is for a new game without handicap stones (a resumed "
                          "record says who is to play; White plays first after a handicap)")
 
+    broker = BrokerUrl.parse(LOCAL_URL if args.mqtt == "local" else args.mqtt) if args.mqtt else None
+    if broker is not None and args.board is None:
+        raise ValueError("--mqtt needs --board ID (the board's number or name in the event)")
+    if args.board is not None:
+        if broker is None:
+            raise ValueError("--board names the board for --mqtt: give --mqtt too")
+        check_board_id(args.board)
+
     properties: dict[str, str] = {}
     record: bytes | None = None  # a resumed record's bytes, written back as they are
     decided: dict[str, str] = {}  # what this session says on a resumed record's root
@@ -496,6 +512,17 @@ def cmd_record(args: argparse.Namespace) -> int:
         server = _display(args.serve, game, writer, commands, properties, sinks, out.stem,
                           camera=view, orientation=args.rotate,
                           allow_hosts=args.allow_host, cors=args.cors)
+    publisher = None
+    embedded = None
+    if args.mqtt == "local":
+        embedded = local_broker()
+    if broker is not None and args.board is not None:
+        publisher = BoardPublisher(
+            broker, args.board, game, lambda: writer.written, title=out.stem,
+            players=(properties.get("PB", "Black"), properties.get("PW", "White")),
+            seq_path=seq_file(out),
+        ).start()
+        sinks.append(publisher)
     session = Session(tracker, sinks, orientation=args.rotate,
                       takeback=args.takeback == "allowed")
     if search is not None:
@@ -523,6 +550,12 @@ def cmd_record(args: argparse.Namespace) -> int:
         interrupted = True
         print("\nstopped; the record is safe", file=sys.stderr)
     finally:
+        if publisher is not None and not publisher.close():
+            print(f"kifu: the broker at {publisher.url.host}:{publisher.url.port} did not "
+                  "take every update before the end; the record is safe in the SGF",
+                  file=sys.stderr)
+        if embedded is not None:
+            embedded.stop()
         if speaker is not None:
             speaker.close(timeout=2)
     if not args.json:

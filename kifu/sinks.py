@@ -203,7 +203,8 @@ def _sgf_point(p: Point, height: int) -> bytes:
     return bytes((97 + p.x, 97 + height - 1 - p.y))
 
 
-def _json(item: Output) -> dict[str, Any]:
+def event_json(item: Output) -> dict[str, Any]:
+    """The output as one JSON object, as ``--json`` prints it (without its time)."""
     if isinstance(item, Correction):
         return {"event": "correction", "action": item.action, "number": item.number,
                 "color": item.color.letter if item.color else None,
@@ -250,7 +251,7 @@ class TerminalAnnouncer:
     def __call__(self, item: Output, time: float) -> None:
         out = self.stream or sys.stdout
         if self.as_json:
-            d = _json(item)
+            d = event_json(item)
             d["time"] = round(time, 3)
             print(json.dumps(d), file=out, flush=True)
         else:

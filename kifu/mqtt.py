@@ -1,0 +1,238 @@
+"""A recording session published to an MQTT broker, for an event's hall page.
+
+Under ``kifu/v1/EVENT/BOARD/`` a board publishes:
+
+* ``state``: retained, QoS 1: the board as ``/api/v1/boards/BOARD`` gives it (JSON);
+* ``events``: QoS 1, not retained: every output of the session, as ``kifu record --json``
+  prints it, plus ``seq`` (1, 2, 3 ... with no gap, so a viewer sees one missed) and
+  ``board``;
+* ``sgf``: retained, QoS 1: the record as written so far;
+* ``status``: retained: ``online`` once connected, ``offline`` when the session ends, and
+  ``offline`` from the broker itself (MQTT's last will) when the board vanishes.
+
+The client is paho-mqtt: it is the Eclipse project's reference client for Python, kept up
+to date with MQTT 5, and it keeps every QoS 1 message it has not had acknowledged, across a
+lost connection, resending them in order when the broker is back. So a board that loses the
+broker keeps recording (publishing never blocks and never raises) and catches up when it
+can. The numbering is kept beside the record (``GAME.sgf.mqtt-seq``), so a session resumed
+with ``--resume`` carries on from the last number it used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import ssl
+import threading
+import time
+import urllib.parse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from rules import Game
+
+from .display.state import BoardSink, LiveBoard
+from .sgf import write_atomically
+from .sinks import event_json
+from .tracker import Output
+
+PREFIX = "kifu/v1"
+"""The root of every topic kifu publishes; the version changes with an incompatible
+payload."""
+
+_LEVEL = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+"""A topic level kifu names itself (event, board): no '/', '+', '#' or spaces, which MQTT
+gives meanings or which shells and URLs mangle."""
+
+
+@dataclasses.dataclass(frozen=True)
+class BrokerUrl:
+    """Where to publish: ``mqtt://[USER:PASS@]HOST[:PORT]/EVENT``, or ``mqtts://`` for TLS
+    (port 8883 unless given). ``repr`` prints the code that makes it."""
+
+    host: str
+    port: int
+    event: str
+    username: str | None = None
+    password: str | None = None
+    tls: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> BrokerUrl:
+        """The broker address in ``text``; ValueError naming ``text`` if it is not one."""
+        try:
+            u = urllib.parse.urlsplit(text)
+            port = u.port
+        except ValueError as exc:
+            raise ValueError(f"--mqtt {text}: {exc}") from None
+        if u.scheme not in ("mqtt", "mqtts"):
+            raise ValueError(f"--mqtt {text}: give mqtt://HOST[:PORT]/EVENT or mqtts://...")
+        if not u.hostname:
+            raise ValueError(f"--mqtt {text}: no broker host")
+        event = u.path.strip("/")
+        if not _LEVEL.match(event):
+            raise ValueError(f"--mqtt {text}: the event name (the path) must be one word of "
+                             "letters, digits, '-', '_' or '.'")
+        tls = u.scheme == "mqtts"
+        return cls(
+            host=u.hostname, port=port or (8883 if tls else 1883), event=event,
+            username=urllib.parse.unquote(u.username) if u.username else None,
+            password=urllib.parse.unquote(u.password) if u.password is not None else None,
+            tls=tls,
+        )
+
+    def topic(self, board: str, leaf: str) -> str:
+        """The topic of ``leaf`` (state, events, sgf, status) for board ``board``."""
+        return f"{PREFIX}/{self.event}/{board}/{leaf}"
+
+
+def check_board_id(board: str) -> str:
+    """``board`` if it can be a topic level; ValueError naming it otherwise."""
+    if not _LEVEL.match(board):
+        raise ValueError(f"--board {board!r}: one word of letters, digits, '-', '_' or '.'")
+    return board
+
+
+def seq_file(record: Path) -> Path:
+    """Where the last event number published for ``record`` is kept."""
+    return record.with_name(record.name + ".mqtt-seq")
+
+
+def read_seq(path: Path) -> int:
+    """The last event number kept in ``path``; 0 if there is none. ValueError naming the
+    file if it holds anything but a number."""
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        return 0
+    if not text.isdigit():
+        raise ValueError(f"{path}: not an event number: {text[:20]!r}")
+    return int(text)
+
+
+class BoardPublisher:
+    """A session's sink that publishes the board to an MQTT broker (see the module).
+
+    ``sgf`` gives the record's bytes as last written; ``seq_path`` keeps the numbering
+    (None: start at 1 and keep nothing). ``client`` is for tests; by default a paho
+    client is made. Call `start` before the first output and `close` after the last.
+    """
+
+    def __init__(
+        self, url: BrokerUrl, board: str, game: Game, sgf: Callable[[], bytes], *,
+        title: str = "", players: tuple[str, str] = ("Black", "White"),
+        seq_path: Path | None = None, client: mqtt.Client | None = None,
+    ) -> None:
+        self.url = url
+        self.board = check_board_id(board)
+        self.game = game
+        self.sgf = sgf
+        self.seq_path = seq_path
+        self.seq = read_seq(seq_path) if seq_path is not None else 0
+        self.live = LiveBoard(board, game.width, game.height, title=title or board)
+        self.live.describe(title=title or board, players=players)
+        self.live.update(game)
+        self._follow = BoardSink(self.live, game)
+        self.connected = threading.Event()
+        self.client = client or mqtt.Client(
+            CallbackAPIVersion.VERSION2, client_id=f"kifu-{url.event}-{board}",
+            clean_session=True,
+        )
+        self._unacked: set[int] = set()
+        self._early: set[int] = set()
+        """Acknowledged before `_send` had noted them (the ack outran the return)."""
+        self._lock = threading.Lock()
+
+    def _status(self) -> str:
+        return self.url.topic(self.board, "status")
+
+    def start(self) -> BoardPublisher:
+        """Connect in the background (retrying until the broker answers) and publish the
+        board as it stands. Never blocks on the broker."""
+        c = self.client
+        if self.url.username is not None:
+            c.username_pw_set(self.url.username, self.url.password)
+        if self.url.tls:
+            c.tls_set(cert_reqs=ssl.CERT_REQUIRED)
+        c.will_set(self._status(), b"offline", qos=1, retain=True)
+        c.reconnect_delay_set(min_delay=1, max_delay=8)
+        c.on_connect = self._on_connect
+        c.on_disconnect = self._on_disconnect
+        c.on_publish = self._on_publish
+        c.connect_async(self.url.host, self.url.port, keepalive=10)
+        c.loop_start()
+        self._publish_board()
+        return self
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                    properties: Any) -> None:
+        if not reason.is_failure:
+            client.publish(self._status(), b"online", qos=1, retain=True)
+            self.connected.set()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                       properties: Any) -> None:
+        self.connected.clear()
+
+    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any,
+                    properties: Any) -> None:
+        with self._lock:
+            if mid in self._unacked:
+                self._unacked.discard(mid)
+            else:
+                self._early.add(mid)
+
+    def __call__(self, item: Output, time: float) -> None:
+        """Publish one output as the next numbered event, then the board and the record
+        as they now stand."""
+        self._follow(item, time)
+        self.seq += 1
+        body = {"seq": self.seq, "board": self.board, **event_json(item), "time": round(time, 3)}
+        self._send("events", json.dumps(body).encode(), retain=False)
+        if self.seq_path is not None:
+            write_atomically(self.seq_path, b"%d\n" % self.seq)
+        self._publish_board()
+
+    def _publish_board(self) -> None:
+        state = json.dumps(self.live.snapshot.to_json()).encode()
+        self._send("state", state, retain=True)
+        self._send("sgf", self.sgf(), retain=True)
+
+    def _send(self, leaf: str, payload: bytes, *, retain: bool) -> None:
+        # Not connected: paho keeps the message (QoS 1) and sends it, in order, once the
+        # broker is back; the return code only says it was not sent yet.
+        # paho calls on_publish holding its own lock, so ours is never held across publish.
+        info = self.client.publish(self.url.topic(self.board, leaf), payload, qos=1,
+                                   retain=retain)
+        with self._lock:
+            if info.mid in self._early:
+                self._early.discard(info.mid)
+            else:
+                self._unacked.add(info.mid)
+
+    @property
+    def unsent(self) -> int:
+        """How many messages the broker has not yet acknowledged."""
+        with self._lock:
+            return len(self._unacked)
+
+    def close(self, timeout: float = 5.0) -> bool:
+        """Say the board is offline, wait up to ``timeout`` seconds for the broker to take
+        what is still held back, and disconnect. True if nothing was left unsent."""
+        self._send("status", b"offline", retain=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self.unsent:
+            time.sleep(0.02)
+        done = not self.unsent
+        self.client.disconnect()
+        self.client.loop_stop()
+        return done
+
+
+__all__ = ["PREFIX", "BoardPublisher", "BrokerUrl", "check_board_id",
+           "read_seq", "seq_file"]

@@ -1,0 +1,134 @@
+"""A real Mosquitto broker for tests, on a free loopback port, and a subscriber that keeps
+what it hears. Tests skip without Mosquitto (Debian package ``mosquitto``) except under CI."""
+
+from __future__ import annotations
+
+import getpass
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from .conftest import need
+
+
+def mosquitto_path() -> str | None:
+    """Mosquitto's binary: on PATH, or where Debian puts it (/usr/sbin, not on every PATH)."""
+    found = shutil.which("mosquitto")
+    if found:
+        return found
+    debian = Path("/usr/sbin/mosquitto")
+    return str(debian) if debian.exists() else None
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Broker:
+    """One Mosquitto process on ``port``, configured by ``extra`` lines besides its
+    listener; its state persists in ``folder`` across `restart`."""
+
+    def __init__(self, folder: Path, port: int, extra: str = "allow_anonymous true\n") -> None:
+        binary = mosquitto_path()
+        need(binary is not None, "Mosquitto is not installed (Debian package mosquitto)")
+        assert binary is not None
+        self.binary = binary
+        self.folder = folder
+        self.port = port
+        self.conf = folder / "mosquitto.conf"
+        self.conf.write_text(
+            f"listener {port} 127.0.0.1\nuser {getpass.getuser()}\n"
+            f"persistence true\npersistence_location {folder}/\n"
+            "log_dest none\n" + extra
+        )
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Broker:
+        """Start it and wait until it takes connections."""
+        self.proc = subprocess.Popen([self.binary, "-c", str(self.conf)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"mosquitto exited: {err}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("mosquitto did not start listening")
+
+    def stop(self) -> None:
+        """Stop it as a service manager would (SIGTERM: it saves its sessions first)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    b = Broker(tmp_path, free_port()).start()
+    try:
+        yield b
+    finally:
+        b.stop()
+
+
+class Listener:
+    """A subscriber on ``topic`` keeping (topic, payload, retained) in arrival order. Its
+    session is persistent (a fixed client id, clean_session off), as a hall's is, so what is
+    published while it is away reaches it when it is back."""
+
+    def __init__(self, port: int, topic: str, client_id: str = "test-listener",
+                 username: str | None = None, password: str | None = None) -> None:
+        self.messages: list[tuple[str, bytes, bool]] = []
+        self.lock = threading.RLock()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                                  clean_session=False)
+        if username is not None:
+            self.client.username_pw_set(username, password)
+        self.client.on_message = self._on_message
+        self.client.on_connect = lambda c, *_: c.subscribe(topic, qos=1)
+        self.client.reconnect_delay_set(min_delay=1, max_delay=2)
+        self.client.connect_async("127.0.0.1", port, keepalive=10)
+        self.client.loop_start()
+
+    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        with self.lock:
+            self.messages.append((msg.topic, msg.payload, bool(msg.retain)))
+
+    def wait_for(self, test: object, timeout: float = 10.0) -> bool:
+        """Wait until ``test(messages)`` is true; whether it became so in time."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                if test(list(self.messages)):  # type: ignore[operator]
+                    return True
+            time.sleep(0.02)
+        return False
+
+    def on(self, leaf: str) -> list[bytes]:
+        """Payloads heard on topics ending in ``/leaf``, in order."""
+        with self.lock:
+            return [p for t, p, _ in self.messages if t.endswith("/" + leaf)]
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
