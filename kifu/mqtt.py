@@ -12,10 +12,12 @@ Under ``kifu/v1/EVENT/BOARD/`` a board publishes:
 
 The client is paho-mqtt: it is the Eclipse project's reference client for Python, kept up
 to date with MQTT 5, and it keeps every QoS 1 message it has not had acknowledged, across a
-lost connection, resending them in order when the broker is back. So a board that loses the
-broker keeps recording (publishing never blocks and never raises) and catches up when it
-can. The numbering is kept beside the record (``GAME.sgf.mqtt-seq``), so a session resumed
-with ``--resume`` carries on from the last number it used.
+lost connection, resending them when the broker is back (one in flight at a time keeps
+them in order; a message whose acknowledgement was lost may come twice, which its number
+tells). So a board that loses the broker keeps recording (publishing never blocks and
+never raises) and catches up when it can. The numbering is kept beside the record
+(``GAME.sgf.mqtt-seq``), so a session resumed with ``--resume`` carries on from the last
+number it used.
 """
 
 from __future__ import annotations
@@ -161,6 +163,9 @@ class BoardPublisher:
             c.tls_set(cert_reqs=ssl.CERT_REQUIRED)
         c.will_set(self._status(), b"offline", qos=1, retain=True)
         c.reconnect_delay_set(min_delay=1, max_delay=8)
+        # One message in flight at a time: paho resends what it holds after a reconnect,
+        # but with more in flight a new message can overtake the held-back ones.
+        c.max_inflight_messages_set(1)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_publish = self._on_publish

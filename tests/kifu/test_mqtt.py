@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
 from kifu.cli import main
+from kifu.hall import Hall
 from kifu.mqtt import BoardPublisher, BrokerUrl, read_seq, seq_file
 from rules import Game, Point
 
-from ..mqtt_broker import Broker, Listener, broker, free_port  # noqa: F401
+from ..mqtt_broker import Broker, Cable, Listener, broker, free_port  # noqa: F401
 
 # Black D4... on a 5x5 board: three readings, one stone more each time, then two passes.
 SCRIPT = """\
@@ -160,6 +162,37 @@ def test_moves_made_while_the_broker_is_down_arrive_once_and_in_order(
         listener.close()
 
 
+def test_a_board_whose_network_goes_for_a_while_loses_nothing(
+        tmp_path: Path, broker: Broker) -> None:
+    """The board's connection dropped and refused for 3 s while it goes on recording (the
+    broker and the hall stay up): every event reaches the hall once, in order."""
+    cable = Cable(broker.port)
+    listener = Listener(broker.port, "kifu/v1/club/6/events", client_id="hall-6")
+    game = Game("chinese", 9)
+    publisher = BoardPublisher(BrokerUrl("127.0.0.1", cable.port, "club"), "6", game,
+                               lambda: b"(;)").start()
+    try:
+        assert listener.wait_for(lambda m: publisher.connected.is_set(), 5)
+        _play(publisher, game, ["D4", "E5"], 0)
+        assert listener.wait_for(lambda m: len(m) == 2)
+        cable.cut()
+        _play(publisher, game, ["C3", "F6", "G7"], 2)  # played while the board is cut off
+        time.sleep(3)
+        cable.mend()
+        _play(publisher, game, ["C7"], 5)
+        assert listener.wait_for(lambda m: len({e["seq"] for e in _events(listener)}) == 6, 20)
+        hall = Hall("club")
+        taken = [json.loads(p)["vertex"] for p in listener.on("events")
+                 if hall.take("kifu/v1/club/6/events", p, 0)]
+        assert taken == ["D4", "E5", "C3", "F6", "G7", "C7"], "each once, in order"
+        seqs = [e["seq"] for e in _events(listener)]
+        assert all(b == a + 1 or b <= a for a, b in zip(seqs, seqs[1:])), seqs  # no overtaking
+    finally:
+        publisher.close()
+        listener.close()
+        cable.close()
+
+
 def test_a_resumed_session_carries_on_its_numbering(tmp_path: Path, broker: Broker) -> None:
     listener = Listener(broker.port, "kifu/v1/club/4/events", client_id="hall-4")
     url = BrokerUrl("127.0.0.1", broker.port, "club")
@@ -187,8 +220,6 @@ def test_a_broken_numbering_file_is_an_error_naming_it(tmp_path: Path) -> None:
 def test_a_board_may_publish_only_under_its_own_topic(tmp_path: Path) -> None:
     """The broker's password file and ACL, as the README puts them in mosquitto.conf: board
     7 publishes under kifu/v1/EVENT/7/ and nowhere else; the hall reads everything."""
-    import subprocess
-
     passwd, acl = tmp_path / "passwd", tmp_path / "acl"
     b = Broker(tmp_path, free_port(), extra=f"allow_anonymous false\npassword_file {passwd}\n"
                                               f"acl_file {acl}\n")
