@@ -12,7 +12,8 @@ are unknown points, a bumped camera has the board located again. A folder's imag
 photos of the board, one per move: each is held as a still view for ``--frame-interval``
 seconds. Players say what the board cannot show at the keyboard: ``pass`` (or ``p``),
 ``pass B``, ``resign W``, ``done`` (dead stones lifted off: count), ``rotate 90`` (Black
-sits at the right of the camera's picture: the game so far is turned to match). With
+sits at the right of the camera's picture: the game so far is turned to match), ``order
+D4 Q16 C3`` (moves recorded together while the board was hidden were played so). With
 ``--serve``, a camera's latest frame with the grid and stones read is on the calibration
 page, where the orientation can be turned too. A hidden ``--observations FILE`` reads a
 script of ASCII readings instead of a camera (see `kifu.session`), for tests.
@@ -42,7 +43,7 @@ from .session import Command, Item, Session, load_script, parse_command, resume
 from .sgf import Setup, rules_for
 from .sgf import parse as parse_sgf
 from .sinks import SgfWriter, Sink, SpokenAnnouncer, TerminalAnnouncer
-from .tracker import Output, Tracker
+from .tracker import MAX_HIDDEN, Output, Tracker
 
 
 def register(sub: Any) -> None:
@@ -347,7 +348,8 @@ def cmd_record(args: argparse.Namespace) -> int:
     # The source is open: from now on the record is on disk.
     writer = SgfWriter(out, game, properties=properties, setup=setup, moves=moves, times=times)
     tracker = Tracker(game, stable_for=args.stable, handicap=args.handicap,
-                      min_confidence=args.min_confidence, captured=captured)
+                      min_confidence=args.min_confidence, captured=captured,
+                      max_moves=MAX_HIDDEN, guess=True)
     sinks: list[Sink] = [writer, TerminalAnnouncer(as_json=args.json)]
     speaker = _speaker() if args.speak else None
     if speaker is not None:
@@ -367,7 +369,8 @@ def cmd_record(args: argparse.Namespace) -> int:
             target=_keyboard, args=(commands, sys.stdin, sys.stderr, sim), daemon=True
         )
         reader.start()
-        print("say at the keyboard: pass | pass B | resign W | done | rotate 90", file=sys.stderr)
+        print("say at the keyboard: pass | pass B | resign W | done | rotate 90 | order D4 Q16 C3",
+              file=sys.stderr)
         if sim is not None:
             print(f"simulated board on {sim.port}: place D4 b | place Q16 w | lift D4",
                   file=sys.stderr)

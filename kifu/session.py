@@ -17,7 +17,8 @@ text file of readings and commands::
     .....
     ..X..
     ..?..
-    pass          # the player to move passes (also: pass B, resign W, done, rotate 90)
+    pass          # the player to move passes (also: pass B, resign W, done, rotate 90,
+                  # order D4 Q16 C3)
 """
 
 from __future__ import annotations
@@ -43,13 +44,15 @@ from .tracker import Announcement, Kind, Oriented, Output, Tracker
 class Command:
     """Something a player says rather than shows: ``pass``, ``resign`` (``color`` says
     who; the player to move when None), ``done`` (dead stones agreed: count) or
-    ``orient`` (read the board turned ``degrees`` clockwise from now on)."""
+    ``orient`` (read the board turned ``degrees`` clockwise from now on) or ``order`` (the
+    last moves recorded were played in the order of ``vertices``: `Tracker.reorder`)."""
 
     kind: str
     color: Color | None = None
     degrees: int | None = None
+    vertices: tuple[str, ...] = ()
 
-    KINDS = ("pass", "resign", "done", "orient")
+    KINDS = ("pass", "resign", "done", "orient", "order")
 
     def __post_init__(self) -> None:
         if self.kind not in self.KINDS:
@@ -61,6 +64,9 @@ class Command:
             raise ValueError(f"the command {self.kind} takes {needs}")
         if self.degrees is not None:
             check_rotation(self.degrees)
+        if (self.kind == "order") != bool(self.vertices):
+            needs = "points" if self.kind == "order" else "no points"
+            raise ValueError(f"the command {self.kind} takes {needs}")
 
 
 Item = Union[Observation, Command]
@@ -69,13 +75,18 @@ _COLOURS = {"b": Color.BLACK, "black": Color.BLACK, "w": Color.WHITE, "white": C
 
 
 def parse_command(line: str) -> Command:
-    """``pass``, ``pass B``, ``resign white``, ``done`` (any case; ``p`` for pass), or
-    ``rotate 90`` (the orientation: 0, 90, 180 or 270 degrees clockwise)."""
+    """``pass``, ``pass B``, ``resign white``, ``done`` (any case; ``p`` for pass),
+    ``rotate 90`` (the orientation: 0, 90, 180 or 270 degrees clockwise), or ``order D4 Q16
+    C3`` (the last moves recorded, in the order they were played)."""
     words = line.strip().lower().split()
     if not words:
         raise ValueError("empty command")
     kind = {"p": "pass", "score": "done", "count": "done", "rotate": "orient"}.get(
         words[0], words[0])
+    if kind == "order":
+        if len(words) < 3:
+            raise ValueError(f"cannot read the command {line.strip()!r}: try 'order D4 Q16 C3'")
+        return Command("order", vertices=tuple(w.upper() for w in words[1:]))
     if kind == "orient":
         if len(words) != 2 or not words[1].isdigit():
             raise ValueError(f"cannot read the command {line.strip()!r}: try 'rotate 90'")
@@ -234,6 +245,14 @@ class Session:
             self.orient(item.degrees)
         elif item.kind == "pass":
             self._emit(tr.pass_(item.color))
+        elif item.kind == "order":
+            try:
+                points = [Point.from_gtp(v, height=self.game.height, width=self.game.width)
+                          for v in item.vertices]
+            except ValueError as exc:
+                self._emit([Announcement(Kind.REFUSED, f"order: {exc}")])
+            else:
+                self._emit(tr.reorder(points))
         elif item.kind == "resign":
             self._emit(tr.resign(item.color or self.game.to_move))
         else:

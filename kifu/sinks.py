@@ -24,7 +24,7 @@ from rules.rotation import rotate_point
 from . import replay as rp
 from .announce import Speaker, announce
 from .sgf import Setup, serialise, write_atomically
-from .tracker import Announcement, Oriented, Output, SetupStones
+from .tracker import Announcement, Oriented, Output, Reordered, SetupStones
 
 TIME_PROPERTY = "KT"
 """The SGF property that holds the time a move was seen."""
@@ -75,6 +75,9 @@ class SgfWriter:
         elif isinstance(item, Passed):
             self.moves.append((item.color, None))
             self.times.append(time)
+        elif isinstance(item, Reordered):  # the same moves, at the same times, re-ordered
+            del self.moves[len(self.moves) - len(item.moves):]
+            self.moves += [(m.color, m.point) for m in item.moves]
         elif isinstance(item, SetupStones):
             self.setup = Setup(
                 black=self.setup.black + item.black, white=self.setup.white + item.white,
@@ -124,6 +127,9 @@ def _json(item: Output) -> dict[str, Any]:
     if isinstance(item, SetupStones):
         return {"event": "setup", "black": [p.gtp() for p in item.black],
                 "white": [p.gtp() for p in item.white]}
+    if isinstance(item, Reordered):
+        return {"event": "reordered", "moves": [rp.to_json(m) for m in item.moves],
+                "text": item.line()}
     if isinstance(item, Oriented):
         return {"event": "orientation", "orientation": item.orientation, "turn": item.turn,
                 "moves": item.moves, "text": item.text}
@@ -136,6 +142,8 @@ def text(item: Output) -> str:
         return f"  !  {item.kind.value}: {item.text}"
     if isinstance(item, Oriented):
         return f"  !  orientation: {item.text}"
+    if isinstance(item, Reordered):
+        return f"  !  {item.line()}"
     if isinstance(item, SetupStones):
         parts = [f"{len(item.black)} black"] if item.black else []
         parts += [f"{len(item.white)} white"] if item.white else []
@@ -172,6 +180,8 @@ class SpokenAnnouncer:
     def __call__(self, item: Output, time: float) -> None:
         if isinstance(item, (Announcement, Oriented)):
             self.speaker.say(item.text)
+        elif isinstance(item, Reordered):
+            self.speaker.say(item.line())
         elif not isinstance(item, SetupStones):
             sentence = announce(item)
             if sentence:
