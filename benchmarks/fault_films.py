@@ -1,8 +1,8 @@
 """Moves seen together: what kifu records when the board cannot be seen for a while.
 
 Camera films (`vision.film.script`: a hand over each move, captured stones lifted late)
-with camera blackouts of 1, 2, 5 and 10 s, each at 1, 1.25 and 2 s a move, and a player
-leaning over half the board for 3 moves; and the same games played on the simulated
+with camera blackouts of 1, 2, 5 and 10 s, each at 1, 1.25 and 2 s a move, a player
+leaning over half the board for 3 moves, and a webcam that keeps one frame every 3 s; and the same games played on the simulated
 sensor board (`firmware_bridge.simulator`, in lock-step) with 1%, 5% and 10% of its frames
 garbled on the line (each bad line makes the host ask for a fresh dump) and the board
 unplugged for two moves every 40. Each film's shots become readings directly (hidden
@@ -67,10 +67,13 @@ class Tally:
     resyncs: int = 0
     """Fresh dumps the host asked the sensor board for (a bad line, a gap, a reconnect)."""
     seconds: float = 0.0
+    slowest: float = 0.0
+    """The longest one reading took the tracker to judge, in milliseconds."""
 
     def add(self, other: Tally) -> None:
         for f in dataclasses.fields(self):
-            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+            mine, theirs = getattr(self, f.name), getattr(other, f.name)
+            setattr(self, f.name, max(mine, theirs) if f.name == "slowest" else mine + theirs)
 
 
 def score(truth: Sequence[tuple[int, int]], recorded: Sequence[tuple[int, int]],
@@ -156,21 +159,25 @@ def games(code: Code, n: int, moves: int) -> list[list[tuple[int, Any]]]:
     return out
 
 
-def run_tracker(code: Code, tracker: Any, readings: Iterator[Any]) -> tuple[list[tuple[int, int]], set[int]]:
-    """Feed the readings; the moves recorded as (colour, cell) and the indexes of those
-    whose order an announcement named."""
+def run_tracker(code: Code, tracker: Any,
+                readings: Iterator[Any]) -> tuple[list[tuple[int, int]], set[int], float]:
+    """Feed the readings; the moves recorded as (colour, cell), the indexes of those whose
+    order an announcement named, and the longest a reading took (ms)."""
     recorded: list[tuple[int, int]] = []
     noted: set[int] = set()
     size = tracker.game.width
+    slowest = 0.0
     for obs in readings:
+        t0 = time.perf_counter()
         out = tracker.feed(obs)
+        slowest = max(slowest, (time.perf_counter() - t0) * 1000)
         said = any(getattr(o, "kind", None) is not None and str(o.kind) in NOTED for o in out)
         for o in out:
             if isinstance(o, code.rules.MovePlayed):
                 if said:
                     noted.add(len(recorded))
                 recorded.append((int(o.color), o.point.y * size + o.point.x))
-    return recorded, noted
+    return recorded, noted, slowest
 
 
 # -- camera films -------------------------------------------------------------------------------
@@ -187,18 +194,29 @@ def camera_readings(code: Code, film: Any, moves: list[tuple[int, Any]], pace: f
                     fault: str, length: float, seed: int) -> Iterator[Any]:
     """The readings of a filmed game at ``pace`` seconds a move: ``fault`` is ``blackout``
     (nothing seen for ``length`` s) or ``lean`` (a player leaning over one half of the
-    board for ``length`` s), every `FAULT_EVERY` seconds from a seeded start."""
+    board for ``length`` s), every `FAULT_EVERY` seconds from a seeded start; or
+    ``photos``: a webcam that keeps one frame every ``length`` s, each held as a still view
+    (as ``kifu record --frames`` shows a folder of photos) long enough to be judged."""
     size = 19
     reach = 0.3
     take = film.Take(hold=pace - reach, reach=reach, light=False, seed=seed)
     shots = film.script([code.rules.Move(code.rules.Color(c), p) for c, p in moves], size, take)
     rng = random.Random(seed)
     start = rng.uniform(3.0, 8.0)
+    kept = -1
     for shot in shots:
+        if fault == "photos":
+            if int(shot.time // length) == kept:
+                continue
+            kept = int(shot.time // length)
         cells = list(shot.cells)
         if shot.hand is not None:
             hand_cover(cells, size, shot.hand)
         phase = shot.time - start
+        if fault == "photos":
+            for dt in (0.0, STABLE_CAMERA + 0.1):
+                yield code.rules.Observation(size, size, tuple(cells), time=round(shot.time + dt, 3))
+            continue
         if phase >= 0 and phase % FAULT_EVERY < length:
             if fault == "blackout":
                 cells = [3] * len(cells)
@@ -221,9 +239,10 @@ def camera_row(code: Code, played: list[list[tuple[int, Any]]], pace: float, fau
         t0 = time.perf_counter()
         tracker = code.new_tracker(19, STABLE_CAMERA)
         readings = camera_readings(code, film, moves, pace, fault, length, seed=k)
-        recorded, noted = run_tracker(code, tracker, readings)
+        recorded, noted, slowest = run_tracker(code, tracker, readings)
         tally = score([(c, p.y * 19 + p.x) for c, p in moves], recorded, noted)
         tally.seconds = time.perf_counter() - t0
+        tally.slowest = slowest
         total.add(tally)
     return total
 
@@ -241,7 +260,7 @@ def serial_row(code: Code, played: list[list[tuple[int, Any]]], noise: float) ->
         t0 = time.perf_counter()
         rng = random.Random(1000 + k)
 
-        class Noisy(simulator.SimulatedBoard):  # type: ignore[misc, name-defined]
+        class Noisy(simulator.SimulatedBoard):  # type: ignore[misc]
             def _open(self) -> None:
                 super()._open()
                 model = self.model
@@ -283,13 +302,14 @@ def serial_row(code: Code, played: list[list[tuple[int, Any]]], noise: float) ->
                     board.plug()
             yield from readings(2000)
 
-        recorded, noted = run_tracker(code, tracker, moves_stream())
+        recorded, noted, slowest = run_tracker(code, tracker, moves_stream())
         resyncs = client.link.counters.resyncs + client.link.counters.reconnects
         client.close()
         board.close()
         tally = score([(c, p.y * 19 + p.x) for c, p in moves], recorded, noted)
         tally.seconds = time.perf_counter() - t0
         tally.resyncs = resyncs
+        tally.slowest = slowest
         total.add(tally)
     return total
 
@@ -306,6 +326,8 @@ def rows(only: str | None) -> list[tuple[str, str, Any]]:
                             (pace, "blackout", length)))
             out.append((f"camera, leaning for 3 moves, {pace:g} s/move", "camera",
                         (pace, "lean", 3 * pace + 0.3)))
+            out.append((f"camera, a photo every 3 s, {pace:g} s/move", "camera",
+                        (pace, "photos", 3.0)))
     if only in (None, "serial"):
         for noise in NOISES:
             out.append((f"serial, {noise:.0%} noise, unplugs", "serial", noise))
@@ -331,15 +353,18 @@ COLUMNS = ("exact", "announced", "unannounced", "lost", "invented", "stopped", "
 
 def table(title: str, results: dict[str, dict[str, float]]) -> None:
     print(f"\n{title}")
-    print(f"  {'row':44s} {'moves':>6s} " + " ".join(f"{c:>11s}" for c in COLUMNS) + "  films")
+    print(f"  {'row':44s} {'moves':>6s} " + " ".join(f"{c:>11s}" for c in COLUMNS)
+          + "  films  slowest reading (ms)")
     for name, r in results.items():
         print(f"  {name:44s} {int(r['moves']):6d} "
-              + " ".join(f"{int(r[c]):11d}" for c in COLUMNS) + f"  {int(r['films']):5d}")
+              + " ".join(f"{int(r[c]):11d}" for c in COLUMNS)
+              + f"  {int(r['films']):5d}  {r['slowest']:8.0f}")
     def total(column: str) -> int:
         return sum(int(r[column]) for r in results.values())
 
     print(f"  {'all rows':44s} {total('moves'):6d} "
-          + " ".join(f"{total(c):11d}" for c in COLUMNS) + f"  {total('films'):5d}")
+          + " ".join(f"{total(c):11d}" for c in COLUMNS) + f"  {total('films'):5d}  "
+          f"{max(r['slowest'] for r in results.values()):8.0f}")
 
 
 def main() -> int:
