@@ -13,7 +13,8 @@ photos of the board, one per move: each is held as a still view for ``--frame-in
 seconds. Players say what the board cannot show at the keyboard: ``pass`` (or ``p``),
 ``pass B``, ``resign W``, ``done`` (dead stones lifted off: count), ``rotate 90`` (Black
 sits at the right of the camera's picture: the game so far is turned to match), ``undo``
-(the last move taken back), ``set D4 black`` (the camera's reading corrected); standard
+(the last move taken back), ``set D4 black`` (the camera's reading corrected), ``order D4
+Q16 C3`` (moves recorded together while the board was hidden were played so); standard
 input is read whether or not it is a terminal, so a pipe can script a recording (with
 ``--serial sim`` it ends at the end of the input). With ``--serve``, a camera's latest
 frame with the grid and stones read is on the calibration page, where the orientation can
@@ -50,7 +51,7 @@ from .session import HELP, Command, Item, Session, load_script, parse_command, r
 from .sgf import Setup, rules_for
 from .sgf import parse as parse_sgf
 from .sinks import SgfWriter, Sink, SpokenAnnouncer, TerminalAnnouncer
-from .tracker import Kind, Output, Tracker
+from .tracker import MAX_HIDDEN, Kind, Output, Tracker
 
 
 def register(sub: Any) -> None:
@@ -501,7 +502,8 @@ def cmd_record(args: argparse.Namespace) -> int:
     writer = SgfWriter(out, game, properties=properties if record is None else decided,
                        setup=setup, moves=moves, times=times, record=record, clock=clock)
     tracker = Tracker(game, stable_for=args.stable, handicap=args.handicap,
-                      min_confidence=args.min_confidence, captured=captured)
+                      min_confidence=args.min_confidence, captured=captured,
+                      max_moves=MAX_HIDDEN, guess=True)
     sinks: list[Sink] = [writer, TerminalAnnouncer(as_json=args.json)]
     speaker = _speaker() if args.speak else None
     if speaker is not None:

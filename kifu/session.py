@@ -18,7 +18,7 @@ text file of readings and commands::
     ..X..
     ..?..
     pass          # the player to move passes (also: pass B, resign W, done, rotate 90,
-                  # undo, set D4 black)
+                  # undo, set D4 black, order D4 Q16 C3)
 """
 
 from __future__ import annotations
@@ -54,15 +54,17 @@ class Command:
     """Something a player says rather than shows: ``pass``, ``resign`` (``color`` says
     who; the player to move when None), ``done`` (dead stones agreed: count), ``orient``
     (read the board turned ``degrees`` clockwise from now on), ``undo`` (take the last
-    move or pass back) or ``set`` (the camera's reading of ``vertex`` corrected to a
-    stone of ``color``, None for empty)."""
+    move or pass back), ``set`` (the camera's reading of ``vertex`` corrected to a
+    stone of ``color``, None for empty) or ``order`` (the last moves recorded were played
+    in the order of ``vertices``: `Tracker.reorder`)."""
 
     kind: str
     color: Color | None = None
     degrees: int | None = None
     vertex: str | None = None
+    vertices: tuple[str, ...] = ()
 
-    KINDS = ("pass", "resign", "done", "orient", "undo", "set")
+    KINDS = ("pass", "resign", "done", "orient", "undo", "set", "order")
 
     def __post_init__(self) -> None:
         if self.kind not in self.KINDS:
@@ -77,20 +79,25 @@ class Command:
         if (self.kind == "set") != (self.vertex is not None):
             raise ValueError(f"the command {self.kind} takes "
                              f"{'a point' if self.kind == 'set' else 'no point'}")
+        if (self.kind == "order") != bool(self.vertices):
+            needs = "points" if self.kind == "order" else "no points"
+            raise ValueError(f"the command {self.kind} takes {needs}")
 
 
 Item = Union[Observation, Command]
 
 _COLOURS = {"b": Color.BLACK, "black": Color.BLACK, "w": Color.WHITE, "white": Color.WHITE}
 _EMPTY = ("e", "empty", ".", "none")
-HELP = "pass | pass B | resign W | done | undo | set D4 black|white|empty | rotate 90"
+HELP = ("pass | pass B | resign W | done | undo | set D4 black|white|empty | rotate 90 | "
+        "order D4 Q16 C3")
 """The commands, as the keyboard takes them."""
 
 
 def parse_command(line: str) -> Command:
     """``pass``, ``pass B``, ``resign white``, ``done`` (any case; ``p`` for pass),
-    ``rotate 90`` (the orientation: 0, 90, 180 or 270 degrees clockwise), ``undo``, or
-    ``set D4 black|white|empty`` (the point's reading corrected)."""
+    ``rotate 90`` (the orientation: 0, 90, 180 or 270 degrees clockwise), ``undo``,
+    ``set D4 black|white|empty`` (the point's reading corrected), or ``order D4 Q16 C3``
+    (the last moves recorded, in the order they were played)."""
     words = line.strip().lower().split()
     if not words:
         raise ValueError("empty command")
@@ -107,6 +114,10 @@ def parse_command(line: str) -> Command:
         return Command("set", _COLOURS.get(words[2]), vertex=words[1].upper())
     if kind == "undo" and len(words) > 1:
         raise ValueError(f"cannot read the command {line.strip()!r}: 'undo' takes nothing more")
+    if kind == "order":
+        if len(words) < 3:
+            raise ValueError(f"cannot read the command {line.strip()!r}: try 'order D4 Q16 C3'")
+        return Command("order", vertices=tuple(w.upper() for w in words[1:]))
     if kind == "orient":
         if len(words) != 2 or not words[1].isdigit():
             raise ValueError(f"cannot read the command {line.strip()!r}: try 'rotate 90'")
@@ -320,6 +331,14 @@ class Session:
             self.orient(item.degrees)
         elif item.kind == "pass":
             self._pass(item.color)
+        elif item.kind == "order":
+            try:
+                points = [Point.from_gtp(v, height=self.game.height, width=self.game.width)
+                          for v in item.vertices]
+            except ValueError as exc:
+                self._emit([Announcement(Kind.REFUSED, f"order: {exc}")])
+            else:
+                self._emit(self.tracker.reorder(points))
         elif item.kind == "resign":
             self._emit(self.tracker.resign(item.color or self.game.to_move))
         elif item.kind == "undo":

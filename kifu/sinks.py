@@ -14,6 +14,7 @@ event, a `SetupStones`, an `Announcement`) and the time it happened, in the same
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,7 +29,7 @@ from .clock import Clock
 from .corrections import Correction, comment
 from .sgf import DEAD_PROPERTY, TIME_PROPERTY, Setup, serialise, write_atomically
 from .sgf_text import RecordText, escape, main_line, rotate
-from .tracker import Announcement, Oriented, Output, SetupStones
+from .tracker import Announcement, Oriented, Output, Reordered, SetupStones
 
 class Sink(Protocol):
     """Anything that takes a session's outputs."""
@@ -99,6 +100,8 @@ class SgfWriter:
             self.turn(item.turn, item.width, item.height)
         elif isinstance(item, (MovePlayed, Passed)):
             self.add_move(item.color, item.point if isinstance(item, MovePlayed) else None, time)
+        elif isinstance(item, Reordered):  # the same moves, at the same times, re-ordered
+            self.reorder(item)
         elif isinstance(item, SetupStones):
             self.setup = Setup(
                 black=self.setup.black + item.black, white=self.setup.white + item.white,
@@ -139,6 +142,19 @@ class SgfWriter:
             if left.overtime:  # (as KGS writes it: periods are said once in byo-yomi)
                 node += f"O{color.letter}[{left.periods}]".encode()
         self.text.append(node)
+
+    def reorder(self, item: Reordered) -> None:
+        """The last ``len(item.moves)`` moves replaced by ``item.moves``: each node keeps
+        its time and clock, only the stone it records changes."""
+        k = len(item.moves)
+        nodes = [self.text.pop() for _ in range(k)][::-1]
+        del self.moves[len(self.moves) - k:]
+        h = self.game.height
+        for node, move in zip(nodes, item.moves):
+            stone = move.color.letter.encode() + b"[" + (
+                b"" if move.point is None else _sgf_point(move.point, h)) + b"]"
+            self.text.append(_MOVE.sub(lambda _: stone, node, count=1))
+            self.moves.append((move.color, move.point))
 
     def count(self, score: Score) -> None:
         """The count: the result on the root; the territory and the dead stones on the
@@ -199,6 +215,10 @@ class SgfWriter:
         self.writes += 1
 
 
+_MOVE = re.compile(rb"(?<![A-Z])[BW]\[[a-z]{0,2}\]")
+"""A node's move property: ``B[pd]``, ``W[]``."""
+
+
 def _sgf_point(p: Point, height: int) -> bytes:
     return bytes((97 + p.x, 97 + height - 1 - p.y))
 
@@ -220,6 +240,9 @@ def event_json(item: Output) -> dict[str, Any]:
     if isinstance(item, SetupStones):
         return {"event": "setup", "black": [p.gtp() for p in item.black],
                 "white": [p.gtp() for p in item.white]}
+    if isinstance(item, Reordered):
+        return {"event": "reordered", "moves": [rp.to_json(m) for m in item.moves],
+                "text": item.line()}
     if isinstance(item, Oriented):
         return {"event": "orientation", "orientation": item.orientation, "turn": item.turn,
                 "moves": item.moves, "text": item.text}
@@ -232,6 +255,8 @@ def text(item: Output) -> str:
         return f"  !  {item.kind.value}: {item.text}"
     if isinstance(item, Oriented):
         return f"  !  orientation: {item.text}"
+    if isinstance(item, Reordered):
+        return f"  !  {item.line()}"
     if isinstance(item, SetupStones):
         parts = [f"{len(item.black)} black"] if item.black else []
         parts += [f"{len(item.white)} white"] if item.white else []
@@ -271,6 +296,8 @@ class SpokenAnnouncer:
     def __call__(self, item: Output, time: float) -> None:
         if isinstance(item, (Announcement, Oriented)):
             self.speaker.say(spoken(item.text))
+        elif isinstance(item, Reordered):
+            self.speaker.say(spoken(item.line()))
         elif not isinstance(item, SetupStones):
             sentence = announce(item)
             if self.moves and isinstance(item, (MovePlayed, Passed)) and not (

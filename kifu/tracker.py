@@ -16,6 +16,23 @@ What it does with a stream of readings:
   when exactly one order of them is legal and leaves the board the state shows (otherwise
   they are announced as ambiguous). Stones a move captures may stay on the board for a
   while: they are *pending removal*, expected to disappear, never read as new moves.
+* **Moves seen together** (``guess=True``, as ``kifu record`` runs it). When the board
+  reappears with several new stones (a camera blacked out, a player leaning over the
+  board, a webcam that keeps a frame every few seconds, a sensor board after a resync),
+  every order of them the rules allow is searched, in turn (Black and White alternate, so
+  the colour to play picks the next stone at each step), and kept when it leaves the board
+  the state shows, captured stones gone or still lying. Orders that end in the same
+  position with the same captures are one choice. One choice: it is recorded and
+  announced ("3 moves while the board was hidden: B D4, W Q16, B C3"). Several: the most
+  likely is recorded (fewest captured stones still lying on the board, then the order in
+  which partial views glimpsed the stones) and the ambiguity is announced; `reorder` (the
+  keyboard's ``order D4 Q16 C3``) re-records them in the order the players give. The
+  bounds: every order is weighed for up to ``max_moves`` new stones (``kifu record`` uses
+  `MAX_HIDDEN`, 10). The search visits each set of stones already played and the position
+  it leaves once: 462 positions for 10 stones (5 of each colour), under a second. Past
+  it, up to `MAX_GUESSED` (24) stones, the first order found within `GUESS_BUDGET`
+  positions is recorded and announced as a guess. Past that, or when no order of legal
+  moves explains the reading, the tracker stops and asks, as for any trouble.
 * **Trouble.** A stone removed that no move captured, a stone of the wrong colour, an
   illegal move (ko, superko, suicide, an occupied point) is announced and nothing is
   recorded; the tracker then waits until the board matches the game again (the player
@@ -24,9 +41,10 @@ What it does with a stream of readings:
 * **The end.** Passes come from outside (`pass_`). After two passes, strings the players
   lift off are marked dead (put back, alive again); `finish` counts the game.
 
-Everything the tracker says comes out of `feed`, `pass_`, `resign` and `finish` as a list
-of outputs: the rules' events (`MovePlayed`, `Passed`, `StonesRemoved`, `Resigned`,
-`GameEnded`, `Score`), `SetupStones` and `Announcement`s. `turn` changes the coordinates
+Everything the tracker says comes out of `feed`, `pass_`, `resign`, `finish` and
+`reorder` as a list of outputs: the rules' events (`MovePlayed`, `Passed`,
+`StonesRemoved`, `Resigned`, `GameEnded`, `Score`), `SetupStones`, `Reordered` and
+`Announcement`s. `turn` changes the coordinates
 of everything when the board turns out to be seen from another side.
 """
 
@@ -39,7 +57,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Union
 
 from rules import (
-    Color, Event, Game, IllegalMoveError, MovePlayed, Observation, Phase, Point, Reason,
+    Color, Event, Game, IllegalMoveError, MovePlayed, Observation, Passed, Phase, Point, Reason,
 )
 from rules.observation import UNKNOWN
 from rules.rotation import rotate_cells, rotate_point
@@ -49,7 +67,10 @@ class Kind(str, enum.Enum):
     """What an announcement is about. The value is the word printed and sent as JSON."""
 
     AMBIGUOUS = "ambiguous"
-    """Several new stones whose order the rules cannot decide."""
+    """Several new stones whose order the rules cannot decide (with ``guess``: the likeliest
+    order was recorded; ``order`` corrects it)."""
+    HIDDEN = "hidden-moves"
+    """Several moves recorded at once, played while the board could not be seen."""
     UNEXPECTED_REMOVAL = "unexpected-removal"
     """Stones gone from the board that no move captured."""
     WRONG_COLOUR = "wrong-colour"
@@ -79,7 +100,8 @@ class Kind(str, enum.Enum):
 
 @dataclasses.dataclass(frozen=True)
 class Announcement:
-    """Something the players should hear about; nothing was recorded because of it."""
+    """Something the players should hear about. Nothing was recorded because of it, except
+    for `Kind.HIDDEN` and a guessed `Kind.AMBIGUOUS`, which tell of moves just recorded."""
 
     kind: Kind
     text: str
@@ -124,7 +146,68 @@ class Oriented:
         return f"{head}: {moves} so far turned {_TURNS[self.turn]} to match"
 
 
-Output = Union[Event, Announcement, SetupStones, Oriented]
+@dataclasses.dataclass(frozen=True)
+class Reordered:
+    """The last ``len(moves)`` moves recorded are replaced by ``moves``: the same stones
+    in the order the players said (`Tracker.reorder`)."""
+
+    moves: tuple[MovePlayed, ...]
+
+    def line(self) -> str:
+        """The sentence said about it."""
+        return f"order: {len(self.moves)} moves re-recorded as {_listed(self.moves)}"
+
+
+Output = Union[Event, Announcement, SetupStones, Oriented, Reordered]
+
+MAX_HIDDEN = 10
+"""The most new stones whose every order `kifu record` weighs (its ``max_moves``)."""
+
+MAX_GUESSED = 24
+"""With ``guess``, the most new stones explained as moves at all: past ``max_moves``, by the
+first order found within `GUESS_BUDGET` positions."""
+
+GUESS_BUDGET = 2000
+"""The most positions searched for one order of more than ``max_moves`` new stones."""
+
+_FEW = 3
+"""Up to this many new stones whose colours cannot alternate are named as stones of the
+wrong colour (a stone put down out of turn); more are unexplained."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Way:
+    """Orders of some stones (from one state of the search on) that end the same way: the
+    likeliest of them, how many there are, how well the likeliest agrees with the order
+    the stones were glimpsed in, and how many stones it captures that still lie there."""
+
+    order: tuple[int, ...]
+    count: int
+    score: int
+    lying: int
+
+
+_Outcome = tuple[int, frozenset[tuple[int, int]]]
+"""How an order ends: the position's hash and the stones captured (cell, colour)."""
+
+
+@dataclasses.dataclass
+class _Found:
+    """What a search of the orders of some new stones found: each way it can end, and the
+    furthest any order got otherwise (moves played, the error that stopped it, the stones
+    the board lacks that the game still has), for saying what is wrong."""
+
+    ways: dict[_Outcome, _Way]
+    furthest: tuple[int, IllegalMoveError | None, list[int]]
+
+
+def _better(old: _Way | None, new: _Way) -> _Way:
+    """Two groups of orders ending the same way, as one: the likelier order (the first
+    found on a tie), and how many there are together."""
+    if old is None:
+        return new
+    best = new if new.score > old.score else old
+    return dataclasses.replace(best, count=old.count + new.count)
 
 
 def _vertices(points: Iterable[Point]) -> str:
@@ -133,6 +216,10 @@ def _vertices(points: Iterable[Point]) -> str:
 
 def _name(color: Color | int) -> str:
     return "Black" if int(color) == 1 else "White"
+
+
+def _listed(moves: Iterable[MovePlayed]) -> str:
+    return ", ".join(f"{m.color.letter} {m.point.gtp()}" for m in moves)
 
 
 def _removal(pts: tuple[Point, ...]) -> Announcement:
@@ -149,11 +236,16 @@ class Tracker:
     ``stable_for``: seconds a fully read state must stay unchanged before it is judged.
     ``handicap``: the number of handicap stones expected before the first move (0: two or
     more black stones alone on the board at the start are taken as handicap anyway).
-    ``max_moves``: the most new stones explained as moves from one accepted state.
+    ``max_moves``: the most new stones explained as moves from one accepted state, every
+    order of them weighed (with ``guess``, up to `MAX_GUESSED` are explained by the first
+    order found).
     ``min_confidence``: points read with a lower confidence (when a reading has them) count
     as unknown, like a hand over them.
     ``captured``: stones captured before the tracker started that may still lie on the
     board (a resumed game), with their colour.
+    ``guess``: when several orders of new stones fit the board, record the likeliest and
+    say so (``kifu record``); else record nothing and ask for them one by one. With it,
+    every recording of several moves at once is announced.
     """
 
     def __init__(
@@ -165,6 +257,7 @@ class Tracker:
         max_moves: int = 3,
         min_confidence: float = 0.0,
         captured: Mapping[Point, Color] | None = None,
+        guess: bool = False,
     ) -> None:
         if stable_for < 0:
             raise ValueError(f"stable_for must not be negative: {stable_for}")
@@ -177,6 +270,7 @@ class Tracker:
         self.handicap = handicap
         self.max_moves = max_moves
         self.min_confidence = min_confidence
+        self.guess = guess
         self.pending: dict[int, int] = {
             p.y * game.width + p.x: int(c) for p, c in (captured or {}).items()
             if game.position[p] is None
@@ -193,6 +287,15 @@ class Tracker:
         self._candidate: tuple[int, ...] | None = None
         self._since = 0.0
         self._fresh = game.number == 0 and not any(game.board.cells)
+        self.recorded: list[MovePlayed | Passed] = []
+        """The moves and passes this tracker recorded, in order (what `reorder` may change)."""
+        self._lying_before: list[dict[int, int]] = []
+        """For each of ``recorded``: the captured stones lying on the board before it."""
+        self._glimpsed: dict[int, float] = {}
+        """New stones seen in partial or passing views since the last move: when."""
+        self._sighted: dict[int, tuple[int, float]] = {}
+        """New stones in the last reading: their colour and since when."""
+        self._found: _Found | None = None
 
     # -- readings --------------------------------------------------------------------------
 
@@ -209,6 +312,8 @@ class Tracker:
         if self.min_confidence > 0 and obs.confidence:
             least = self.min_confidence
             cells = tuple(UNKNOWN if q < least else c for c, q in zip(cells, obs.confidence))
+        if self.guess:
+            self._glimpse(cells, obs.time)
         if UNKNOWN in cells:
             self._candidate = None
             return []
@@ -220,6 +325,21 @@ class Tracker:
         self.accepted = cells
         self.state_time = self._since
         return self._judge(cells)
+
+    def _glimpse(self, cells: Sequence[int], time: float) -> None:
+        """Note when each new stone was first seen in two readings in a row (a reading
+        partly hidden, or not held long enough to be judged): a hint of the order in
+        which stones went down while the board could not be seen whole."""
+        board = self.game.board.cells
+        sighted: dict[int, tuple[int, float]] = {}
+        for i, (c, g) in enumerate(zip(cells, board)):
+            if c != g and c in (1, 2):
+                before = self._sighted.get(i)
+                since = before[1] if before is not None and before[0] == c else time
+                sighted[i] = (c, since)
+                if before is not None and before[0] == c and i not in self._glimpsed:
+                    self._glimpsed[i] = since
+        self._sighted = sighted
 
     def _judge(self, seen: tuple[int, ...]) -> list[Output]:
         game = self.game
@@ -238,8 +358,11 @@ class Tracker:
                 self.troubled = False
                 return [Announcement(Kind.RESYNC, "the board matches the game again")]
             return []
-        if (added or removed) and not changed and len(added) <= self.max_moves:
-            result = self._explain(seen, added)
+        self._found = None
+        stones = added + changed if self.guess else added
+        limit = max(self.max_moves, MAX_GUESSED) if self.guess else self.max_moves
+        if (added or removed) and (self.guess or not changed) and len(stones) <= limit:
+            result = self._explain(seen, stones)
             if result is not None:
                 return result
         return self._trouble(seen, added, removed, changed)
@@ -325,58 +448,182 @@ class Tracker:
 
     def _explain(self, seen: Sequence[int], added: list[int]) -> list[Output] | None:
         """Record the new stones as moves when exactly one order of them is legal and
-        consistent with the board; announce ambiguity when several are. None when no order
-        works (the caller says why)."""
+        consistent with the board; else announce the ambiguity (with ``guess``: record the
+        likeliest of the ways they fit, and announce it). None when no order works (the
+        caller says why)."""
         # A captured stone still lying on the board may have been taken off and replaced
         # by a new stone of the same colour while the view was blocked (a ko retaken
         # where the dead stone lay): try each such point as a move too, if the new stones
         # alone explain nothing.
+        if len(added) == 1:  # the common case: play it, keep it
+            ok, events, error, missing = self._try(seen, added)
+            if ok:
+                return self._commit(seen, events)
+            wrong_turn = error is not None and error.reason is Reason.WRONG_TURN
+            self._found = _Found({}, (-1, None, []) if wrong_turn else (0, error, missing))
+        budget = GUESS_BUDGET if len(added) > self.max_moves else None
         refills = [i for i, c in self.pending.items() if seen[i] == c]
         levels = [[added]]
         if len(added) < self.max_moves and refills:
             levels.append([added + [i] for i in refills])
         for level in levels:
-            good: list[tuple[int, ...]] = []
+            ways: dict[_Outcome, _Way] = {}
             for stones in level:
-                if not stones:
-                    continue
-                if len(level) == 1 and len(stones) == 1:  # the common case: play it, keep it
-                    ok, events, _, _ = self._try(seen, stones)
-                    if ok:
-                        return self._commit(seen, events)
-                    continue
-                for order in itertools.permutations(stones):
-                    ok, events, _, _ = self._try(seen, order)
-                    if ok:
-                        good.append(order)
-                        for _ in events:
-                            self.game.undo()
-            if len(good) > 1:
+                found = self._search(seen, stones, budget)
+                if self._found is None:
+                    self._found = found
+                for outcome, way in found.ways.items():
+                    ways[outcome] = _better(ways.get(outcome), way)
+            orders = sum(w.count for w in ways.values())
+            if not orders:
+                continue
+            if orders > 1 and not self.guess:
                 self.troubled = True
-                pts = self._points(set(itertools.chain.from_iterable(good)))
+                pts = self._points(set(itertools.chain.from_iterable(
+                    w.order for w in ways.values())))
                 return [Announcement(
                     Kind.AMBIGUOUS,
                     f"new stones at {_vertices(pts)} could have been played in "
-                    f"{len(good)} ways: take them off and play them again one by one",
+                    f"{orders} ways: take them off and play them again one by one",
                     pts,
                 )]
-            if good:
-                ok, events, _, _ = self._try(seen, good[0])
-                assert ok, "a consistent order replayed inconsistently"
-                return self._commit(seen, events)
+            likeliest = sorted(ways.values(), key=lambda w: (w.lying, -w.score))
+            real: tuple[int, IllegalMoveError | None, list[int]] = (-1, None, [])
+            for way in likeliest:
+                ok, events, error, missing = self._try(seen, way.order)
+                if ok:
+                    out = self._commit(seen, events)
+                    if self.guess and (len(events) > 1 or len(ways) > 1):
+                        out.insert(len(events), self._hidden(
+                            events, 0 if budget else len(ways), orders))
+                    return out
+                if len(events) > real[0]:  # a ko or superko of the game's past
+                    real = (len(events), error, missing)
+            if self._found is not None and level is levels[0]:
+                self._found.furthest = real
         return None
+
+    def _hidden(self, events: list[MovePlayed], ways: int, orders: int) -> Announcement:
+        """What is said of moves recorded together: which, and whether it is a guess
+        (``ways``: how many ways fit the board; 0: not all were weighed)."""
+        pts = tuple(e.point for e in events)
+        said = _listed(events)
+        n = len(events)
+        fix = f"say 'order {_vertices(pts)}' with the points in the order they were played"
+        if not ways:
+            return Announcement(
+                Kind.AMBIGUOUS,
+                f"{n} moves while the board was hidden, too many to weigh every order: "
+                f"recorded {said}; if they were played otherwise, {fix}",
+                pts,
+            )
+        if ways > 1:
+            return Announcement(
+                Kind.AMBIGUOUS,
+                f"{n} moves while the board was hidden, in one of {ways} ways that fit the "
+                f"board: recorded {said}; if they were played otherwise, {fix}",
+                pts,
+            )
+        text = f"{n} moves while the board was hidden: {said}"
+        if orders > 1:
+            text += f" (one of {orders} orders to this position: if it was another, {fix})"
+        return Announcement(Kind.HIDDEN, text, pts)
+
+    def _search(
+        self, seen: Sequence[int], stones: Sequence[int], budget: int | None = None
+    ) -> _Found:
+        """Every order of ``stones`` (cells of new stones) that the rules allow, in turn,
+        and that leaves the board ``seen`` shows, grouped by how it ends (with a
+        ``budget``: only the first order found within that many positions). The colour to
+        play picks the next stone at each step (so the counts of black and white stones
+        must alternate); a set of stones played and the position they leave is searched
+        once (the key also holds the player to move and the simple-ko point). The search
+        plays on a game that starts from the position now, without its past (taking a
+        move back replays only the moves since): a ko or superko that only that past
+        forbids is caught when the order chosen is played on the game itself."""
+        now = self.game
+        game = Game(now.rules, now.width, now.height)
+        position = now.position
+        game.setup(position.stones(Color.BLACK), position.stones(Color.WHITE), to_move=now.to_move)
+        width = game.width
+        hints = self._glimpsed
+        memo: dict[tuple[frozenset[int], int, int, int], dict[_Outcome, _Way]] = {}
+        furthest: list[tuple[int, IllegalMoveError | None, list[int]]] = [(-1, None, [])]
+
+        def note(played: int, error: IllegalMoveError | None, missing: list[int]) -> None:
+            if played > furthest[0][0]:
+                furthest[0] = (played, error, missing)
+
+        def visit(
+            remaining: frozenset[int], captured: dict[int, int], ko: int
+        ) -> dict[_Outcome, _Way]:
+            key = (remaining, game.board.hash, int(game.to_move), ko)
+            known = memo.get(key)
+            if known is not None:
+                return known
+            if budget is not None and len(memo) >= budget:
+                return {}
+            ways: dict[_Outcome, _Way] = {}
+            depth = len(stones) - len(remaining)
+            if not remaining:
+                lying = {**self.pending, **captured}
+                added, missing, changed = self._diff(seen, game.board.cells, lying)
+                if added or missing or changed:
+                    note(depth, None, missing)
+                else:
+                    still = sum(seen[i] == c for i, c in captured.items())
+                    ways[(game.board.hash, frozenset(captured.items()))] = _Way((), 1, 0, still)
+                memo[key] = ways
+                return ways
+            colour = game.to_move
+            for i in stones:
+                if i not in remaining or seen[i] != colour:
+                    continue
+                try:
+                    event = game.play(Point(i % width, i // width), colour)
+                except IllegalMoveError as exc:
+                    if exc.reason is not Reason.WRONG_TURN:
+                        note(depth, exc, [])
+                    continue
+                rest = remaining - {i}
+                t = hints.get(i)
+                gain = 0 if t is None else sum(
+                    (hints[j] > t) - (hints[j] < t) for j in rest if j in hints)
+                try:
+                    after = visit(rest, {**captured, **self._captured([event])},
+                                  i if len(event.captured) == 1 else -1)
+                finally:
+                    game.undo()
+                for outcome, way in after.items():
+                    mine = _Way((i, *way.order), way.count, way.score + gain, way.lying)
+                    ways[outcome] = _better(ways.get(outcome), mine)
+                if ways and budget is not None:
+                    break
+            memo[key] = ways
+            return ways
+
+        ways = visit(frozenset(stones), {}, -2)
+        return _Found(ways, furthest[0])
+
+    def _waiting(self, seen: Sequence[int], events: list[MovePlayed]) -> list[Output]:
+        """Keep the stones ``events`` captured that ``seen`` still shows as pending, and
+        ask for them to be taken off."""
+        waiting = self._settle(seen, self._captured(events))
+        if not waiting:
+            return []
+        pts = self._points(waiting)
+        return [Announcement(
+            Kind.WAITING_FOR_REMOVAL, f"captured: take {_vertices(pts)} off the board", pts,
+        )]
 
     def _commit(self, seen: Sequence[int], events: list[MovePlayed]) -> list[Output]:
         out: list[Output] = list(events)
-        waiting = self._settle(seen, self._captured(events))
-        if waiting:
-            pts = self._points(waiting)
-            out.append(Announcement(
-                Kind.WAITING_FOR_REMOVAL,
-                f"captured: take {_vertices(pts)} off the board", pts,
-            ))
+        self._lying_before += [dict(self.pending)] * len(events)
+        out += self._waiting(seen, events)
         if self.troubled:
             self.troubled = False
+        self.recorded += events
+        self._glimpsed.clear()
         return out
 
     # -- trouble ----------------------------------------------------------------------------
@@ -422,6 +669,16 @@ class Tracker:
             )]
         colours = [seen[i] for i in added]
         mine = colours.count(int(to_move))
+        if len(added) > _FEW and not len(colours) - mine <= mine <= len(colours) - mine + 1:
+            pts = self._points(added)
+            return [Announcement(
+                Kind.UNEXPLAINED,
+                f"{len(added)} new stones at once ({_vertices(pts)}): {mine} "
+                f"{_name(to_move).lower()} and {len(colours) - mine} "
+                f"{_name(to_move.opponent).lower()} cannot be moves in turn with "
+                f"{_name(to_move)} to play; take them off and play them one by one",
+                pts,
+            )]
         if mine < len(colours) - mine:
             pts = self._points(i for i in added if seen[i] != to_move)
             return [Announcement(
@@ -438,18 +695,9 @@ class Tracker:
                 f"can be {_name(to_move)}'s move; take the others off",
                 pts,
             )]
-        # Find the order that gets furthest: an illegal move, or stones missing.
-        best: tuple[int, IllegalMoveError | None, list[int]] = (-1, None, [])
-        for order in itertools.permutations(added):
-            ok, events, error, missing = self._try(seen, order)
-            if ok:  # cannot happen: _explain found none
-                for _ in events:
-                    game.undo()
-            if error is not None and error.reason is Reason.WRONG_TURN:
-                continue
-            played = len(events)
-            if played > best[0]:
-                best = (played, error, missing)
+        # The order that got furthest: an illegal move, or stones missing.
+        found = self._found or self._search(seen, added)
+        best = found.furthest
         _, error, missing = best
         if error is not None:
             pts = self._points([error.point.y * game.width + error.point.x]) if error.point else ()
@@ -559,6 +807,10 @@ class Tracker:
             return p.y * width + p.x
 
         self.pending = {index(i): c for i, c in self.pending.items()}
+        self.recorded.clear()  # (moves turned with the game: not to be reordered)
+        self._lying_before.clear()
+        self._glimpsed.clear()
+        self._sighted.clear()
         if self.accepted is not None:
             self.accepted = rotate_cells(self.accepted, w, h, degrees)
         if self._candidate is not None:
@@ -576,9 +828,63 @@ class Tracker:
                 (), exc.reason,
             )]
         self._fresh = False
+        self.recorded.append(out[0])  # type: ignore[arg-type]
+        self._lying_before.append(dict(self.pending))
         if self.troubled and self.accepted is not None:
             out += self._judge(self.accepted)
         return out
+
+    def reorder(self, points: Sequence[Point]) -> list[Output]:
+        """The players say the last ``len(points)`` moves recorded (moves this tracker
+        recorded, no pass among them) were stones on ``points``, played in this order:
+        take those moves back and play these, each stone of the colour the board shows
+        there (so a point where a captured stone still lies may be named in place of
+        another). Refused (announced, nothing changed) when the order is illegal, out of
+        turn, or does not leave the board as last seen. Returns a `Reordered` with the
+        moves played again, and the captured stones still to take off, if any."""
+        game = self.game
+        n = len(points)
+        recent = self.recorded[-n:] if n else []
+        named = _vertices(points)
+
+        def refused(why: str) -> list[Output]:
+            return [Announcement(Kind.REFUSED, f"cannot record {named or 'no moves'} in "
+                                 f"that order: {why}", tuple(points))]
+
+        if n < 2 or len(set(points)) != n:
+            return refused("name two or more points, each once")
+        if game.phase is Phase.OVER:
+            return refused("the game is over")
+        moves = [m for m in recent if isinstance(m, MovePlayed)]
+        if len(moves) != n or self.accepted is None:
+            last = ", ".join(
+                f"{m.color.letter} {m.point.gtp() if isinstance(m, MovePlayed) else 'pass'}"
+                for m in recent)
+            return refused(f"the last {n} moves recorded are not all moves ({last or 'none'})")
+        seen = self.accepted
+        w, h = game.width, game.height
+        if any(not (0 <= p.x < w and 0 <= p.y < h) or not seen[p.y * w + p.x] for p in points):
+            return refused("there is no stone on each of those points")
+        order = [p.y * w + p.x for p in points]
+        for _ in moves:
+            game.undo()
+        lying = self.pending
+        self.pending = {**self._lying_before[-n], **lying}
+        ok, events, error, missing = self._try(seen, order)
+        if not ok:
+            self.pending = lying
+            for m in moves:
+                game.play(m.point, m.color)
+            if error is not None:
+                where = error.point.gtp() if error.point else "pass"
+                return refused(
+                    f"{error.color.letter} {where} would be illegal ({error.reason.value})")
+            return refused(f"the board would not be as it is ({_vertices(self._points(missing))} "
+                           f"would be off it)" if missing else "the board would not be as it is")
+        del self.recorded[-n:]
+        self.recorded += events
+        self._lying_before[-n:] = [self.pending] * n
+        return [Reordered(tuple(events)), *self._waiting(seen, events)]
 
     def resign(self, color: Color) -> list[Output]:
         """``color`` resigns: the game is over."""
@@ -595,4 +901,7 @@ class Tracker:
         return [ended, score]
 
 
-__all__ = ["Announcement", "Kind", "Oriented", "Output", "SetupStones", "Tracker"]
+__all__ = [
+    "GUESS_BUDGET", "MAX_GUESSED", "MAX_HIDDEN", "Announcement", "Kind", "Oriented", "Output",
+    "Reordered", "SetupStones", "Tracker",
+]
