@@ -106,9 +106,13 @@ class Listener:
             self.client.username_pw_set(username, password)
         self.client.on_message = self._on_message
         self.client.on_connect = lambda c, *_: c.subscribe(topic, qos=1)
+        self.subscribed = threading.Event()
+        self.client.on_subscribe = lambda *_: self.subscribed.set()
         self.client.reconnect_delay_set(min_delay=1, max_delay=2)
         self.client.connect_async("127.0.0.1", port, keepalive=10)
         self.client.loop_start()
+        # What is published before the broker has the subscription never reaches it.
+        assert self.subscribed.wait(10), f"no subscription to {topic} on port {port}"
 
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         with self.lock:
