@@ -114,6 +114,8 @@ def parse(data: bytes, name: str = "<sgf>") -> Record:
         handicap = game.get_handicap() or 0
     except ValueError:
         handicap = 0  # e.g. HA[7.5]: a komi written in the wrong property
+        if root.get_raw("HA").strip() == b"1":
+            handicap = 1  # sgfmill refuses HA[1]; AGA rule 4 knows a one-stone handicap
     rules = root.get("RU") if root.has_property("RU") else None
     nodes: list[Node] = []
     for i, node in enumerate(game.get_main_sequence()):
