@@ -25,11 +25,11 @@ from .rotation import ROTATIONS, rotate_observation, rotate_point, rotate_positi
 from .ruleset import PRESETS, Handicap, KoRule, Ruleset, Scoring, preset
 
 __all__ = [
-    "BLACK", "WHITE", "Board", "Cell", "Color", "CoordinateError", "Effect", "Event", "Game", "GameEnded",
-    "Geometry", "Handicap", "IllegalMove", "IllegalMoveError", "KoRule", "Move", "MovePlayed",
-    "Observation", "PRESETS", "Passed", "Phase", "Point", "Position", "ROTATIONS", "Reason",
-    "Resigned", "Ruleset", "RulesError", "Score", "Scoring", "SetupError", "SideScore",
-    "StoneString", "StonesRemoved",
-    "fixed_handicap", "geometry", "parse_vertex", "preset", "rotate_observation",
-    "rotate_point", "rotate_position", "star_points_in_order", "strings",
+    "BLACK", "WHITE", "Board", "Cell", "Color", "CoordinateError", "Effect", "Event", "Game",
+    "GameEnded", "Geometry", "Handicap", "IllegalMove", "IllegalMoveError", "KoRule", "Move",
+    "MovePlayed", "Observation", "PRESETS", "Passed", "Phase", "Point", "Position",
+    "ROTATIONS", "Reason", "Resigned", "Ruleset", "RulesError", "Score", "Scoring",
+    "SetupError", "SideScore", "StoneString", "StonesRemoved", "fixed_handicap", "geometry",
+    "parse_vertex", "preset", "rotate_observation", "rotate_point", "rotate_position",
+    "star_points_in_order", "strings",
 ]

@@ -305,6 +305,20 @@ class Board:
         """The stones as an immutable `Position`."""
         return Position.from_cells(self.geo.width, self.geo.height, self.cells)
 
+    def cell(self, p: Point) -> Cell:
+        """What is on ``p`` (IndexError off the board): for callers outside the engine,
+        instead of indexing `cells` themselves."""
+        return Cell(self.cells[self.geo.index(p)])
+
+    def string(self, p: Point) -> StoneString | None:
+        """The string on ``p`` with its liberties, as points; None on an empty point."""
+        s = self.string_of[self.geo.index(p)]
+        if s is None:
+            return None
+        pts = self.geo.points
+        return StoneString(Color(s.color), tuple(pts[i] for i in sorted(s.stones)),
+                           tuple(pts[i] for i in sorted(s.libs)))
+
     def strings_without_liberties(self) -> list[int]:
         """The stones of every string that has no liberty (only a setup can leave one)."""
         out: list[int] = []

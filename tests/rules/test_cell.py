@@ -4,7 +4,9 @@ board's protocol, and the strings and liberties of a reading."""
 from __future__ import annotations
 
 from firmware_bridge.protocol import cells_to_states, states_to_cells
-from rules import BLACK, WHITE, Cell, Color, Observation, Point, Position, StoneString, strings
+from rules import (
+    BLACK, WHITE, Board, Cell, Color, Observation, Point, Position, StoneString, strings,
+)
 
 
 def test_the_codes_are_the_ones_every_package_uses() -> None:
@@ -45,3 +47,12 @@ def test_strings_and_liberties_of_an_observation() -> None:
     assert obs.cell(p("B2")) is Cell.UNKNOWN
     pos = Position(["...", "XO.", "X.."])
     assert strings(pos.width, pos.height, pos.cells)[0].liberties == (p("B1"), p("A3"))
+
+
+def test_a_board_answers_in_points_and_cells() -> None:
+    """Callers outside the engine ask the board by point, not by its internal index."""
+    board = Board.from_position(Position(["...", "XO.", "X.."]))
+    p = Point.from_gtp
+    assert [board.cell(p(v)) for v in ("A1", "B2", "C3")] == [Cell.BLACK, Cell.WHITE, Cell.EMPTY]
+    assert board.string(p("A2")) == StoneString(BLACK, (p("A1"), p("A2")), (p("B1"), p("A3")))
+    assert board.string(p("C3")) is None
