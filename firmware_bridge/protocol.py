@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterator
 from typing import Union
 
+from rules.cell import CHARS, Cell
+
 from .errors import ChecksumError, FrameError, ProtocolError
 
 MAJOR = 1
@@ -23,8 +25,9 @@ MAX_LINE = 700
 """Longest line the host accepts, without its newline (a 25x25 dump is about 640)."""
 MAX_COMMAND = 63
 """Longest command line the board accepts, without its newline."""
-STATES = ".XO?"
-"""State characters: empty, black, white, unknown; their index is the Observation cell code."""
+STATES = CHARS
+"""State characters: empty, black, white, unknown; their index is the `rules.Cell` code
+(the protocol's characters are the cells' own text forms)."""
 SEQ_MODULO = 65536
 
 
@@ -322,14 +325,18 @@ def decode_command(line: bytes) -> Command:
 # ---- states and lines ------------------------------------------------------------------
 
 
-def states_to_cells(states: str) -> tuple[int, ...]:
-    """Observation cell codes (0 empty, 1 black, 2 white, 3 unknown) of a dump's states."""
-    return tuple(STATES.index(c) for c in states)
+def states_to_cells(states: str) -> tuple[Cell, ...]:
+    """The `rules.Cell` of each of a dump's states (ValueError for any other character)."""
+    return tuple(Cell.from_char(c) if c in STATES else _bad_state(c) for c in states)
+
+
+def _bad_state(c: str) -> Cell:
+    raise ValueError(f"{c!r} is not a board state: one of {STATES}")
 
 
 def cells_to_states(cells: tuple[int, ...]) -> str:
-    """The dump states of Observation cell codes."""
-    return "".join(STATES[c] for c in cells)
+    """The dump states of `rules.Cell` codes."""
+    return "".join(Cell(c).char for c in cells)
 
 
 def board_hash(states: str) -> int:

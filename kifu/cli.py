@@ -52,7 +52,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     rules = preset(args.rules or rules_for(record))
     game = rp.start(record, rules, args.komi)
     illegal = 0
-    for event in rp.replay(game, record.nodes):
+    for event in rp.replay(game, record.nodes, record.name):
         illegal += isinstance(event, IllegalMove)
         _emit(event, args.json)
     if args.score or record.ends_with_two_passes():
@@ -67,7 +67,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     record = load(args.game)
     rules = preset(args.rules or rules_for(record))
     game = rp.start(record, rules, args.komi)
-    for event in rp.replay(game, record.nodes):
+    for event in rp.replay(game, record.nodes, record.name):
         if isinstance(event, IllegalMove):
             print(f"warning: {rp.to_text(event).strip()}", file=sys.stderr)
     score = game.score(_dead_points(args.dead, record, game))

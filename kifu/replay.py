@@ -6,19 +6,34 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from rules import (
-    Event, Game, GameEnded, IllegalMove, IllegalMoveError, MovePlayed, Passed, Point,
-    Move, Resigned, Ruleset, Score, StonesRemoved,
+    Event, Game, GameEnded, IllegalMove, MovePlayed, Passed, Point, Move, Resigned, Ruleset,
+    Score, SetupError, StonesRemoved,
 )
 
-from .sgf import Record, Setup
+from .sgf import Record, Setup, SgfError
 
 
 def start(record: Record, rules: Ruleset, komi: float | None = None) -> Game:
     """A game set up as the record's root says: size, komi (``komi`` overrides the
-    record's, which overrides the rules'), handicap and setup stones, player to move."""
+    record's, which overrides the rules'), handicap and setup stones, player to move.
+
+    Komi defaults are decided here: a record without ``KM`` gets the rules' komi for its
+    handicap, so ``RU[AGA]HA[1]`` plays a one-stone handicap with 0.5 komi (AGA rule 4).
+    Raises `SgfError` naming the record when its setup stones leave a string without
+    liberties."""
     k = komi if komi is not None else record.komi
     game = Game(rules, record.width, record.height, komi=k)
+    try:
+        _set_up(game, record)
+    except SetupError as exc:
+        raise SgfError(record.name, f"root: {exc}") from None
+    return game
+
+
+def _set_up(game: Game, record: Record) -> None:
     s = record.setup
+    if record.handicap == 1 and not (s.black or s.white):
+        game.place_handicap(1)  # Black moves first; komi as the rules give it
     if s.black or s.white or s.empty:
         is_handicap = record.handicap >= 2 and not s.white and len(s.black) == record.handicap
         if is_handicap:
@@ -33,21 +48,23 @@ def start(record: Record, rules: Ruleset, komi: float | None = None) -> Game:
         first = record.nodes[0]
         if isinstance(first, Move):
             game.to_move = first.color
-    return game
 
 
-def replay(game: Game, nodes: Iterable[Move | Setup]) -> Iterator[Event]:
+def replay(game: Game, nodes: Iterable[Move | Setup], name: str = "<sgf>") -> Iterator[Event]:
     """Play the nodes through ``game``, yielding each event. The record's colours are
     followed even out of turn (records may do that); an illegal move is reported as an
-    `IllegalMove` event and skipped, and replay goes on."""
-    for node in nodes:
+    `IllegalMove` event and replay goes on: the move is skipped, or, under rules that treat
+    it as a pass (AGA rule 8), counted as that player's pass (`Game.attempt`). Raises
+    `SgfError` naming the record (``name``) when a setup node leaves a string without
+    liberties."""
+    for number, node in enumerate(nodes, 1):
         if isinstance(node, Setup):
-            game.setup(node.black, node.white, node.empty, node.to_move)
+            try:
+                game.setup(node.black, node.white, node.empty, node.to_move)
+            except SetupError as exc:
+                raise SgfError(name, f"setup node {number}: {exc}") from None
             continue
-        try:
-            yield game.push(node, out_of_turn=True)
-        except IllegalMoveError as exc:
-            yield IllegalMove(exc.color, exc.point, exc.reason)
+        yield game.attempt(node, out_of_turn=True)
 
 
 def score_events(game: Game, dead: Iterable[Point] = ()) -> list[Event]:
@@ -80,11 +97,17 @@ def to_json(event: Event) -> dict[str, Any]:
     if isinstance(event, Passed):
         return {"event": "pass", "number": event.number, "color": event.color.letter}
     if isinstance(event, IllegalMove):
-        return {
+        d = {
             "event": "illegal", "color": event.color.letter,
             "vertex": "pass" if event.point is None else event.point.gtp(),
             "reason": event.reason.value,
         }
+        if event.counted_as_pass:
+            d["counted_as_pass"] = True
+            d["number"] = event.number
+            if event.taken_back is not None:
+                d["taken_back"] = event.taken_back.gtp()
+        return d
     if isinstance(event, StonesRemoved):
         return {"event": "dead" if event.dead else "alive", "stones": _vertices(event.points)}
     if isinstance(event, Resigned):
@@ -128,7 +151,11 @@ def to_text(event: Event) -> str:
         return f"{event.number:4d} {event.color.letter} pass"
     if isinstance(event, IllegalMove):
         where = "pass" if event.point is None else event.point.gtp()
-        return f"     {event.color.letter} {where}  illegal: {event.reason.value}"
+        if not event.counted_as_pass:
+            return f"     {event.color.letter} {where}  illegal: {event.reason.value}"
+        also = f", {event.taken_back.gtp()} taken back too" if event.taken_back else ""
+        return (f"{event.number:4d} {event.color.letter} {where}  illegal: {event.reason.value}; "
+                f"counted as a pass{also} (a pass stone to {event.color.opponent.letter})")
     if isinstance(event, StonesRemoved):
         return f"dead stones{'' if event.dead else ' revived'}: {' '.join(_vertices(event.points))}"
     if isinstance(event, Resigned):

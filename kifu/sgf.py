@@ -218,6 +218,8 @@ def _record(game: sgf.Sgf_game, name: str) -> Record:
         handicap = game.get_handicap() or 0
     except ValueError:
         handicap = 0  # e.g. HA[7.5]: a komi written in the wrong property
+        if root.get_raw("HA").strip() == b"1":
+            handicap = 1  # sgfmill refuses HA[1]; AGA rule 4 knows a one-stone handicap
     rules = _get(root, "RU")
     nodes: list[Node] = []
     seen: list[str | None] = []

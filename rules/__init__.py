@@ -10,12 +10,13 @@
     Reason.KO
 """
 
-from .board import Board, Geometry, geometry
+from .board import Board, Effect, Geometry, StoneString, geometry, strings
+from .cell import Cell
 from .events import (
     Event, GameEnded, IllegalMove, MovePlayed, Passed, Reason, Resigned, Score, SideScore,
     StonesRemoved,
 )
-from .game import Game, IllegalMoveError, Phase, RulesError
+from .game import Game, IllegalMoveError, Phase, RulesError, SetupError
 from .handicap import fixed_handicap, star_points_in_order
 from .observation import Observation
 from .point import BLACK, WHITE, Color, CoordinateError, Move, Point, parse_vertex
@@ -24,10 +25,11 @@ from .rotation import ROTATIONS, rotate_observation, rotate_point, rotate_positi
 from .ruleset import PRESETS, Handicap, KoRule, Ruleset, Scoring, preset
 
 __all__ = [
-    "BLACK", "WHITE", "Board", "Color", "CoordinateError", "Event", "Game", "GameEnded",
-    "Geometry", "Handicap", "IllegalMove", "IllegalMoveError", "KoRule", "Move", "MovePlayed",
-    "Observation", "PRESETS", "Passed", "Phase", "Point", "Position", "ROTATIONS", "Reason",
-    "Resigned", "Ruleset", "RulesError", "Score", "Scoring", "SideScore", "StonesRemoved",
-    "fixed_handicap", "geometry", "parse_vertex", "preset", "rotate_observation",
-    "rotate_point", "rotate_position", "star_points_in_order",
+    "BLACK", "WHITE", "Board", "Cell", "Color", "CoordinateError", "Effect", "Event", "Game",
+    "GameEnded", "Geometry", "Handicap", "IllegalMove", "IllegalMoveError", "KoRule", "Move",
+    "MovePlayed", "Observation", "PRESETS", "Passed", "Phase", "Point", "Position",
+    "ROTATIONS", "Reason", "Resigned", "Ruleset", "RulesError", "Score", "Scoring",
+    "SetupError", "SideScore", "StoneString", "StonesRemoved", "fixed_handicap", "geometry",
+    "parse_vertex", "preset", "rotate_observation", "rotate_point", "rotate_position",
+    "star_points_in_order", "strings",
 ]

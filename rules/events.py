@@ -73,11 +73,18 @@ class Passed:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class IllegalMove:
-    """A move was refused; the game did not change."""
+    """A move was refused. Usually the game did not change and the same player moves
+    again; where the rules treat an illegal move as a pass (AGA rule 8), ``counted_as_pass``
+    is True: the move was taken back and the player passed, handing over a pass stone, as
+    move ``number``. ``taken_back`` is the player's earlier move taken back with it (AGA
+    rule 8: "BOTH moves, if he or she moved twice in succession"), or None."""
 
     color: Color
     point: Point | None
     reason: Reason
+    counted_as_pass: bool = False
+    number: int = 0
+    taken_back: Point | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -11,13 +11,15 @@ handicap, passes, the end of play, dead stones and the count.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
-from typing import Any
 from collections.abc import Iterable
+from typing import Union
 
-from .board import Board
+from .board import Board, Effect, _String
 from .events import (
-    GameEnded, MovePlayed, Passed, Reason, Resigned, Score, StonesRemoved, move_played,
+    GameEnded, IllegalMove, MovePlayed, Passed, Reason, Resigned, Score, StonesRemoved,
+    move_played,
 )
 from .handicap import fixed_handicap
 from .point import Color, Move, Point
@@ -38,11 +40,22 @@ _DESCRIPTIONS = {
 }
 
 
-_MOVE = "move"
-
-
 class RulesError(Exception):
     """Base of the errors of the rules engine."""
+
+
+class SetupError(RulesError, ValueError):
+    """Setup stones (handicap, a given position, SGF ``AB``/``AW``) that would leave
+    strings without liberties. ``points`` are the stones of those strings; the game is
+    left as it was."""
+
+    def __init__(self, points: tuple[Point, ...]) -> None:
+        self.points = points
+        super().__init__(
+            "setup leaves stones without liberties at "
+            + " ".join(p.gtp() for p in points)
+            + ": no rule set removes them, and they would be counted"
+        )
 
 
 class IllegalMoveError(RulesError):
@@ -78,6 +91,56 @@ class Phase(enum.Enum):
     """Resigned or scored: nothing more can be played."""
 
 
+# -- the undo log: what was done, enough to do it again --------------------------------
+
+
+_Stone = tuple[int, Color, bool]
+"""A stone played: the point's index, the colour, out of turn. A plain tuple where the
+other actions are classes: one is made for every move (see `rules.board.Effect` for what a
+NamedTuple cost on the replay benchmark)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Pass:
+    color: Color
+    out_of_turn: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _IllegalAsPass:
+    """An illegal move counted as a pass (AGA rule 8), kept to count it again on replay."""
+
+    error: IllegalMoveError
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Setup:
+    black: tuple[int, ...]
+    white: tuple[int, ...]
+    empty: tuple[int, ...]
+    to_move: Color | None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Handicap:
+    """Handicap stones counted: those of the setup just before, or a one-stone handicap
+    (no setup) when ``stones`` is 1."""
+
+    stones: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _HandicapMoves:
+    stones: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Resign:
+    color: Color
+
+
+_Action = Union[_Stone, _Pass, _IllegalAsPass, _Setup, _Handicap, _HandicapMoves, _Resign]
+
 _PLAY = Phase.PLAY
 _OVER = Phase.OVER
 _OPPONENT = (None, Color.WHITE, Color.BLACK)  # by colour code, on the hot path
@@ -107,7 +170,7 @@ class Game:
         self.width = self.board.geo.width
         self.height = self.board.geo.height
         self._komi = komi
-        self._actions: list[tuple[Any, ...]] = []
+        self._actions: list[_Action] = []
         self._reset()
         if isinstance(handicap, int):
             if handicap:
@@ -169,11 +232,14 @@ class Game:
         """The komi in force: explicit, else the rules' for an even or a handicap game."""
         if self._komi is not None:
             return self._komi
-        return self.rules.handicap_komi if self.handicap_stones >= 2 else self.rules.komi
+        n = self.handicap_stones
+        if n >= 2 or (n == 1 and self.rules.one_stone_handicap):
+            return self.rules.handicap_komi
+        return self.rules.komi
 
-    def _judge(self, point: Point, color: Color, out_of_turn: bool):  # type: ignore[no-untyped-def]
+    def _judge(self, point: Point, color: Color, out_of_turn: bool) -> Reason | Effect:
         """Why a stone of ``color`` at ``point`` is illegal (a Reason), or what it does
-        (the index of the point and `Board.analyse`'s answer)."""
+        (`Board.analyse`'s answer)."""
         if self.phase is _OVER:
             return Reason.GAME_OVER
         if color is not self.to_move and not out_of_turn:
@@ -187,17 +253,17 @@ class Game:
         if board.cells[i]:
             return Reason.OCCUPIED
         a = board.analyse(i, color)
-        if a[4] and not self.rules.suicide:
+        if a[6] and not self.rules.suicide:  # suicide
             return Reason.SUICIDE
         history = self._history[color]
         if history is None:
-            if self._is_ko_recapture(a[3]):
+            if self._is_ko_recapture(a[5]):  # the strings it captures
                 return Reason.KO
-        elif a[5] ^ self._side[color] in history:
-            return Reason.KO if self._is_ko_recapture(a[3]) else self._superko
-        return i, a
+        elif a[7] ^ self._side[color] in history:  # the board's hash afterwards
+            return Reason.KO if self._is_ko_recapture(a[5]) else self._superko
+        return a
 
-    def _is_ko_recapture(self, dead: list) -> bool:  # type: ignore[type-arg]
+    def _is_ko_recapture(self, dead: list[_String]) -> bool:
         """Does this capture take back, alone, the single stone that just captured one?"""
         return (
             self._ko_stone >= 0
@@ -220,16 +286,16 @@ class Game:
         passes, playing resumes the game. Raises `IllegalMoveError` (game unchanged).
         """
         c = self.to_move if color is None else color
-        judged = self._judge(point, c, out_of_turn)
-        if judged.__class__ is Reason:
-            raise IllegalMoveError(judged, c, point, self.board.position(), self.number)
-        i, a = judged
+        a = self._judge(point, c, out_of_turn)
+        if not isinstance(a, tuple):  # a Reason (isinstance of Reason costs more)
+            raise IllegalMoveError(a, c, point, self.board.position(), self.number)
+        i = a[0]
         if self.phase is not _PLAY:
             self.phase = _PLAY
             self.dead.clear()
         board = self.board
-        removed = board.apply(i, c, *a)
-        self._actions.append((_MOVE, i, c, out_of_turn))
+        removed = board.apply(a)
+        self._actions.append((i, c, out_of_turn))
         n = self.number = self.number + 1
         self.consecutive_passes = 0
         if self._handicap_moves_left and c is Color.BLACK:
@@ -244,7 +310,7 @@ class Game:
             return move_played(n, c, point)
         pts = board.geo.points
         taken = tuple([pts[j] for j in removed])
-        if a[4]:  # suicide
+        if a[6]:  # suicide
             self._ko_stone = -1
             self.captures[3 - c] += len(removed)
             return move_played(n, c, point, (), taken)
@@ -259,6 +325,42 @@ class Game:
             return self.pass_(move.color, out_of_turn=out_of_turn)
         return self.play(move.point, move.color, out_of_turn=out_of_turn)
 
+    def attempt(self, move: Move, *, out_of_turn: bool = False) -> MovePlayed | Passed | IllegalMove:
+        """Play or pass as ``move`` says, and report an illegal move as an event instead of
+        raising: see `refuse`. Replays of records and live games use this."""
+        try:
+            return self.push(move, out_of_turn=out_of_turn)
+        except IllegalMoveError as exc:
+            return self.refuse(exc)
+
+    def refuse(self, error: IllegalMoveError) -> IllegalMove:
+        """The event for an illegal move that was tried (and raised ``error``).
+
+        Under rules where an illegal move is treated as a pass (`Ruleset.illegal_move_passes`,
+        AGA rule 8: "the player must take back his or her move (BOTH moves, if he or she
+        moved twice in succession), it shall be treated as a PASS, and a pass stone
+        exchanged"), that player's pass is made now, with its pass stone, and the event says
+        ``counted_as_pass``; a move out of turn also takes back the player's own move just
+        before it (``taken_back``). Otherwise nothing changes and the same player moves
+        again. A move after the end of the game changes nothing under any rules.
+        """
+        c, p, reason = error.color, error.point, error.reason
+        if not self.rules.illegal_move_passes or reason is Reason.GAME_OVER:
+            return IllegalMove(c, p, reason)
+        taken_back: Point | None = None
+        if reason is Reason.WRONG_TURN and c is not self.to_move:
+            last = self._actions[-1] if self._actions else None
+            if isinstance(last, tuple) and last[1] is c:
+                taken_back = self.board.geo.points[last[0]]
+                self.undo()
+        if c is self.to_move:
+            self.pass_(c)
+        else:  # moved twice in a row, the first a pass or a setup: the second is the pass
+            self.pass_(c, out_of_turn=True)
+        self._actions[-1] = _IllegalAsPass(error)
+        return IllegalMove(c, p, reason, counted_as_pass=True, number=self.number,
+                           taken_back=taken_back)
+
     def pass_(self, color: Color | None = None, *, out_of_turn: bool = False) -> Passed:
         """Pass (for the colour to move unless ``color`` is given). A second consecutive
         pass ends play: see `phase`."""
@@ -267,7 +369,7 @@ class Game:
             raise IllegalMoveError(Reason.GAME_OVER, c, None, self.board.position(), self.number)
         if c is not self.to_move and not out_of_turn:
             raise IllegalMoveError(Reason.WRONG_TURN, c, None, self.board.position(), self.number)
-        self._actions.append(("pass", c, out_of_turn))
+        self._actions.append(_Pass(c, out_of_turn))
         if self.rules.ko is KoRule.SITUATIONAL and self.rules.pass_leaves_position:
             self._history[c].add(self.board.hash)  # type: ignore[union-attr]
         self.number += 1
@@ -283,7 +385,7 @@ class Game:
 
     def resign(self, color: Color) -> tuple[Resigned, GameEnded]:
         """``color`` resigns: the game is over and the other colour wins."""
-        self._actions.append(("resign", color))
+        self._actions.append(_Resign(color))
         self.phase = Phase.OVER
         self.winner = color.opponent
         return Resigned(color), GameEnded("resignation", color.opponent)
@@ -306,22 +408,29 @@ class Game:
             e = tuple(geo.index(p) for p in empty)
         except IndexError as exc:
             raise ValueError(f"setup stone off the board: {exc}") from None
-        self._actions.append(("setup", b, w, e, to_move))
-        self._apply_setup(b, w, e, to_move)
+        action = _Setup(b, w, e, to_move)
+        self._apply_setup(action)
+        self._actions.append(action)
 
-    def _apply_setup(
-        self, b: tuple[int, ...], w: tuple[int, ...], e: tuple[int, ...], to_move: Color | None
-    ) -> None:
+    def _apply_setup(self, a: _Setup) -> None:
+        """Carry out a setup; raises `SetupError` (game unchanged) if it leaves a string
+        without liberties."""
         cells = list(self.board.cells)
-        for i in e:
+        for i in a.empty:
             cells[i] = 0
-        for i in b:
+        for i in a.black:
             cells[i] = 1
-        for i in w:
+        for i in a.white:
             cells[i] = 2
-        self.board.set_position(cells)
-        if to_move is not None:
-            self.to_move = to_move
+        board = Board(self.width, self.height)
+        board.set_position(cells)
+        airless = board.strings_without_liberties()
+        if airless:
+            pts = board.geo.points
+            raise SetupError(tuple(sorted(pts[i] for i in airless)))
+        self.board = board
+        if a.to_move is not None:
+            self.to_move = a.to_move
         self._ko_stone = -1
         self._record_position()
 
@@ -334,10 +443,14 @@ class Game:
         if isinstance(stones, int):
             if stones < 0:
                 raise ValueError(f"handicap must not be negative: {stones}")
+            if stones == 1 and self.rules.one_stone_handicap:
+                self._actions.append(_Handicap(1))
+                self.handicap_stones = 1
+                return
             if stones <= 1:
                 return
             if self.rules.handicap is Handicap.MOVES:
-                self._actions.append(("handicap-moves", stones))
+                self._actions.append(_HandicapMoves(stones))
                 self._apply_handicap_moves(stones)
                 return
             points = fixed_handicap(stones, self.width, self.height)
@@ -346,7 +459,7 @@ class Game:
             if len(points) < 2:
                 return
         self.setup(black=points, to_move=Color.WHITE)
-        self._actions.append(("handicap", len(points)))
+        self._actions.append(_Handicap(len(points)))
         self.handicap_stones = len(points)
 
     def _apply_handicap_moves(self, n: int) -> None:
@@ -362,32 +475,34 @@ class Game:
         if not self._actions:
             raise RulesError("nothing to undo")
         actions = self._actions[:-1]
-        if self._actions[-1][0] == "handicap":
+        last = self._actions[-1]
+        if isinstance(last, _Handicap) and last.stones > 1:
             actions.pop()  # the handicap's setup goes with it
         self._replay(actions)
 
-    def _replay(self, actions: list[tuple[Any, ...]]) -> None:
+    def _replay(self, actions: list[_Action]) -> None:
         """Start again from the empty board and redo ``actions``."""
         self._actions = []
         self._reset()
         for a in actions:
-            kind = a[0]
-            if kind == _MOVE:
-                _, i, c, oot = a
+            if isinstance(a, tuple):
+                i, c, oot = a
                 self.play(self.board.geo.points[i], c, out_of_turn=oot)
-            elif kind == "pass":
-                self.pass_(a[1], out_of_turn=a[2])
-            elif kind == "setup":
+            elif isinstance(a, _Pass):
+                self.pass_(a.color, out_of_turn=a.out_of_turn)
+            elif isinstance(a, _IllegalAsPass):
+                self.refuse(a.error)
+            elif isinstance(a, _Setup):
                 self._actions.append(a)
-                self._apply_setup(*a[1:])
-            elif kind == "handicap":
+                self._apply_setup(a)
+            elif isinstance(a, _Handicap):
                 self._actions.append(a)
-                self.handicap_stones = a[1]
-            elif kind == "handicap-moves":
+                self.handicap_stones = a.stones
+            elif isinstance(a, _HandicapMoves):
                 self._actions.append(a)
-                self._apply_handicap_moves(a[1])
-            elif kind == "resign":
-                self.resign(a[1])
+                self._apply_handicap_moves(a.stones)
+            else:
+                self.resign(a.color)
 
     # -- symmetry ------------------------------------------------------------------------
 
@@ -409,13 +524,23 @@ class Game:
             q = rotate_point(old[i], w, h, degrees)
             return q.y * new_w + q.x
 
-        actions: list[tuple[Any, ...]] = []
+        def turned_point(p: Point | None) -> Point | None:
+            return None if p is None else rotate_point(p, w, h, degrees)
+
+        actions: list[_Action] = []
         for a in self._actions:
-            if a[0] == _MOVE:
-                actions.append((_MOVE, turned(a[1]), *a[2:]))
-            elif a[0] == "setup":
-                b, wh, e = (tuple(turned(i) for i in group) for group in a[1:4])
-                actions.append(("setup", b, wh, e, a[4]))
+            if isinstance(a, tuple):
+                actions.append((turned(a[0]), a[1], a[2]))
+            elif isinstance(a, _Setup):
+                actions.append(_Setup(
+                    tuple(map(turned, a.black)), tuple(map(turned, a.white)),
+                    tuple(map(turned, a.empty)), a.to_move,
+                ))
+            elif isinstance(a, _IllegalAsPass):
+                e = a.error
+                actions.append(_IllegalAsPass(IllegalMoveError(
+                    e.reason, e.color, turned_point(e.point), e.position, e.move_number,
+                )))
             else:
                 actions.append(a)
         phase, winner = self.phase, self.winner
@@ -436,10 +561,12 @@ class Game:
     def last_to_play(self) -> Color | None:
         """The colour of the last move or pass, None before the first."""
         for action in reversed(self._actions):
-            if action[0] == _MOVE:
-                return action[2]  # type: ignore[no-any-return]
-            if action[0] == "pass":
-                return action[1]  # type: ignore[no-any-return]
+            if isinstance(action, tuple):
+                return action[1]
+            if isinstance(action, _Pass):
+                return action.color
+            if isinstance(action, _IllegalAsPass):
+                return action.error.color
         return None
 
     def mark_dead(self, points: Iterable[Point], dead: bool = True) -> StonesRemoved:

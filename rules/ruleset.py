@@ -65,7 +65,8 @@ class Ruleset:
     komi: float
     """Points added to White's score in an even game."""
     handicap_komi: float
-    """Points added to White's score in a handicap game (two stones or more)."""
+    """Points added to White's score in a handicap game (two stones or more, or one stone
+    where `one_stone_handicap` says the rules know it)."""
     handicap: Handicap = Handicap.FIXED
     handicap_bonus: int = 0
     """Under area scoring, White gets a point per handicap stone beyond this many: 0 gives
@@ -79,6 +80,17 @@ class Ruleset:
     untouched_counts_for_both: bool = False
     """An empty region that reaches no stone counts for both players (the concise text:
     "empty points that don't contact the opponent's color"); otherwise for nobody."""
+    no_points_in_seki: bool = False
+    """Under territory scoring, stones in seki produce no points: neither their shared
+    liberties nor their own eyes are territory (Japanese rules; Timin rule 8). Otherwise
+    only the shared liberties are neutral and the eyes count (AGA rule 12)."""
+    illegal_move_passes: bool = False
+    """An illegal move is taken back and counts as a pass, with its pass stone (AGA rule 8);
+    see `Game.attempt`. Otherwise it is refused and the same player moves again."""
+    one_stone_handicap: bool = False
+    """A handicap of one stone is a handicap game: Black moves first, no stone is placed,
+    and White receives `handicap_komi` (AGA rule 4: "either moves first, giving only 0.5
+    point compensation to White ... (this is known as a 'one stone handicap')")."""
     source: str = ""
     """Where the rules come from: the seed text and its paragraphs."""
 
@@ -110,6 +122,17 @@ TROMP_TAYLOR = Ruleset(
         "removed by agreement; comment 8, komi 7."
     ),
 )
+"""Tromp-Taylor as the seed (2001) states it.
+
+Passes and superko, rule 4: "A turn is either a pass; or a move not leaving a grid
+coloring left by that player before." Only a *move* leaves a grid coloring: a pass is a
+turn but no move, so a grid a player passed at is not one he left, and a ko retaken after
+the opponent's pass is legal.
+
+Setup stones: rule 3 starts "with an empty grid" and rule 5 clears colours only as part
+of a move, so the rules never clear setup stones; kifu refuses a setup (a record's AB/AW)
+that leaves a string without liberties, as under every preset (`Game.setup`).
+"""
 
 CONCISE = Ruleset(
     name="concise",
@@ -130,6 +153,12 @@ CONCISE = Ruleset(
         "consecutive Black turns."
     ),
 )
+"""The concise ruleset (Taylor).
+
+Passes and superko: "A turn is either a pass; or a move that does not generate a grid
+pattern identical to one that this player has generated previously", and among the
+interpretations: '"Has left previously" means by either a move or a pass.' A pass leaves
+the grid as it stands, so a ko retaken after the opponent's pass is illegal."""
 
 TIMIN = Ruleset(
     name="timin",
@@ -137,14 +166,33 @@ TIMIN = Ruleset(
     suicide=False,
     scoring=Scoring.TERRITORY,
     komi=6.5,
-    handicap_komi=0.5,
+    handicap_komi=0.0,
     handicap=Handicap.FIXED,
+    no_points_in_seki=True,
     source=(
         "timin-complete-rules.txt: rule 5, no prior configuration of the whole board; rule 6, "
         "suicide forbidden unless an enemy group is killed; rule 9, territory plus captives "
-        "(dead stones count); rule 8, seki gives no points; convention 4, komi 6.5."
+        "(dead stones count); rule 8, seki gives no points, not even the eyes of the groups in "
+        "seki; convention 4, komi 6.5 'when the players have equal standing', none in a "
+        "handicap game."
     ),
 )
+"""Timin's Complete Rules of Go with Thyssen's conventions.
+
+Rules 8 and 9 read together: rule 9 gives "one point for each empty intersection that is
+completely surrounded by his color"; rule 8's seki rule, "two groups half surrounding each
+other produce no points for either side", takes precedence over it for the groups in seki:
+their shared liberties and their own eyes count for nobody (see `rules.scoring.seki`).
+
+Rule 9 read literally ("there is no path from the intersection to any enemy stone") gives
+each side every point of an empty region that reaches no stone, the whole board before the
+first move; kifu reads "completely surrounded by his color" as requiring his stones around
+it, so such a region counts for nobody (0 each on an empty board).
+
+Komi: convention 4 gives 6.5 "when the players have equal standing"; no text gives a komi to
+a handicap game (convention 2: Black's handicap stones are the compensation), so a handicap
+game has none.
+"""
 
 AGA = Ruleset(
     name="aga",
@@ -157,13 +205,29 @@ AGA = Ruleset(
     handicap_bonus=1,
     pass_stones=True,
     white_moves_last=True,
+    one_stone_handicap=True,
+    illegal_move_passes=True,
     source=(
         "aga-1991.txt: rule 3, komi 5.5 even and 0.5 with handicap; rule 4, star points in the "
-        "AGA order; rule 5, self-capture illegal; rule 6, same board position with the same "
-        "player to play; rule 7, pass stones; rule 11, White moves last; rule 12, territory "
-        "counting less the opponent's prisoners."
+        "AGA order, and a one-stone handicap (Black moves first, 0.5 komi); rule 5, "
+        "self-capture illegal; rule 6, same board position with the same player to play; "
+        "rule 7, pass stones; rule 8, an illegal move is taken back and treated as a pass, a "
+        "pass stone exchanged; rule 11, White moves last; rule 12, territory counting less "
+        "the opponent's prisoners."
     ),
 )
+"""The AGA rules of 1991.
+
+Passes and superko, rule 6: "It is ILLEGAL to play in such a way as to recreate a previous
+board position from the game, with the same player to play." A position reached by a pass
+occurred with the other player to play, so it counts like any other.
+
+Illegal moves, rule 8: "the player must take back his or her move ..., it shall be treated
+as a PASS, and a pass stone exchanged." See `Game.attempt`.
+
+Seki, rule 12: territory is "entirely surrounded by live stones of a single color"; the
+eyes of groups in seki are such points and count, only the shared liberties are neutral.
+"""
 
 AGA_AREA = dataclasses.replace(
     AGA,
@@ -219,9 +283,10 @@ JAPANESE = Ruleset(
     komi=6.5,
     handicap_komi=0.0,
     handicap=Handicap.FIXED,
+    no_points_in_seki=True,
     source=(
         "Japanese rules: simple ko, suicide forbidden, territory plus prisoners, komi 6.5, "
-        "no points in seki."
+        "no points in seki (eye points of stones in seki are not territory)."
     ),
 )
 
@@ -231,11 +296,30 @@ NEW_ZEALAND = Ruleset(
     suicide=True,
     scoring=Scoring.AREA,
     komi=7.0,
-    handicap_komi=7.0,
+    handicap_komi=0.0,
     handicap=Handicap.FREE,
     handicap_bonus=-1,
-    source="New Zealand rules: situational superko, suicide allowed, area scoring, komi 7.",
+    pass_leaves_position=True,
+    source=(
+        "New Zealand rules (New Zealand Go Society; not among the seeds): a move is a play "
+        "not repeating 'the whole board position as it was after any of that player's previous "
+        "moves', or saying 'pass' (so a pass is a move too); suicide removes one's own stones; "
+        "area scoring; 7 komi in an even game; 'In a handicap game ... There is no komi.'"
+    ),
 )
+"""The New Zealand rules (their text is not among the seeds; quoted from the New Zealand
+Go Society's statement).
+
+Passes and superko: "A move consists of 1. making a play so that the resulting board
+position does not repeat the whole board position as it was after any of that player's
+previous moves or 2. saying 'pass'." Saying pass is one of a player's moves, so the
+position after his pass is one he may not bring back: a ko retaken after the opponent's
+pass is illegal, as under `concise`.
+
+Handicap: "white passes the first n - 1 moves where n is the size of the handicap. There
+is no komi." kifu places the n stones at once (free placement), which leaves the same
+board, with White to move; no komi in a handicap game.
+"""
 
 PRESETS: dict[str, Ruleset] = {
     r.name: r

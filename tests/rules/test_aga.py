@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from rules import (
-    BLACK, PRESETS, WHITE, Game, IllegalMoveError, Phase, Point, Reason, fixed_handicap,
+    BLACK, PRESETS, WHITE, Game, IllegalMove, IllegalMoveError, Move, Phase, Point, Reason,
+    fixed_handicap,
 )
 
 from tests.rules.diagrams import assert_board, game_from_diagram, parse_diagram, play, vertex
@@ -406,3 +407,69 @@ def test_nothing_is_played_after_a_resignation(rules: str) -> None:
             attempt()
         assert err.value.reason is Reason.GAME_OVER
     assert g.legality(vertex(g, "D4")) is Reason.GAME_OVER
+
+
+@pytest.mark.parametrize("rules", ["aga", "aga-area"])
+def test_an_illegal_move_is_treated_as_a_pass(rules: str) -> None:
+    """Rule 8: "the player must take back his or her move ..., it shall be treated as a
+    PASS, and a pass stone exchanged." White takes the ko of figure 3; Black's immediate
+    retake is illegal: it is taken back, Black has passed (a pass stone to White), and
+    White moves."""
+    g = game_from_diagram(rules, FIGURE_3, WHITE)
+    play(g, "D3")
+    before = g.position
+    event = g.attempt(Move(BLACK, vertex(g, "E3")))
+    assert isinstance(event, IllegalMove) and event.counted_as_pass
+    assert (event.reason, event.number, event.taken_back) == (Reason.KO, 2, None)
+    assert g.position == before and g.to_move is WHITE
+    assert g.passes[BLACK] == 1 and g.consecutive_passes == 1
+    play(g, "pass")  # White passes too: the game is over, White moved last
+    assert g.phase is Phase.COUNTING
+    assert g.score().white.pass_stones == (1 if rules == "aga" else 0)
+
+
+@pytest.mark.parametrize("rules", sorted(set(PRESETS) - {"aga", "aga-area"}))
+def test_elsewhere_an_illegal_move_is_only_refused(rules: str) -> None:
+    """Other rule sets refuse the move (here on White's stone just played) and the same
+    player moves again; nothing changes."""
+    g = game_from_diagram(rules, FIGURE_3, WHITE)
+    play(g, "D3")
+    event = g.attempt(Move(BLACK, vertex(g, "D3")))
+    assert event == IllegalMove(BLACK, vertex(g, "D3"), Reason.OCCUPIED)
+    assert g.to_move is BLACK and g.passes[BLACK] == 0 and g.number == 1
+
+
+def test_moving_twice_in_a_row_takes_back_both_moves() -> None:
+    """Rule 8: "... (BOTH moves, if he or she moved twice in succession), it shall be
+    treated as a PASS". Black plays E5, then D4 before White answers: both come off, Black
+    has passed, White moves. Undo takes the pass back and leaves the board before E5."""
+    g = Game("aga", 9)
+    play(g, "E5")
+    event = g.attempt(Move(BLACK, vertex(g, "D4")))
+    assert isinstance(event, IllegalMove) and event.reason is Reason.WRONG_TURN
+    assert event.counted_as_pass and event.taken_back == vertex(g, "E5")
+    assert g.position.stones() == [] and g.to_move is WHITE
+    assert g.passes[BLACK] == 1 and g.number == 1
+    g.undo()
+    assert g.number == 0 and g.passes[BLACK] == 0 and g.to_move is BLACK
+
+
+def test_a_pass_counted_for_an_illegal_move_turns_with_the_board() -> None:
+    """Turning the game replays its illegal-move passes too."""
+    g = game_from_diagram("aga", FIGURE_3, WHITE)
+    play(g, "D3")
+    g.attempt(Move(BLACK, vertex(g, "E3")))
+    g.rotate(90)
+    assert g.passes[BLACK] == 1 and g.to_move is WHITE and g.number == 2
+
+
+def test_one_stone_handicap() -> None:
+    """Rule 4: the weaker player "either moves first, giving only 0.5 point compensation to
+    White, as in Rule 3 (this is known as a 'one stone handicap')". No stone is placed, and
+    under area counting no compensation point (one per stone *after the first*)."""
+    g = Game("aga", 19, handicap=1)
+    assert g.komi == 0.5 and g.handicap_stones == 1
+    assert g.position.stones() == [] and g.to_move is BLACK
+    area = Game("aga-area", 19, handicap=1)
+    assert area.komi == 0.5 and area.score().white.compensation == 0
+    assert Game("japanese", 19, handicap=1).komi == 6.5  # no one-stone handicap there

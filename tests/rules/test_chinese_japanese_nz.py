@@ -222,8 +222,32 @@ def test_new_zealand_multi_stone_suicide() -> None:
 
 
 def test_new_zealand_komi_and_area() -> None:
-    """New Zealand: area scoring, komi 7, no handicap compensation."""
+    """New Zealand: area scoring, no handicap compensation; "In an even game, 7 points
+    (komi) are added to the white players territory." "In a handicap game ... There is no
+    komi." """
+    assert Game("new-zealand", 19).komi == 7.0
     g = Game("new-zealand", 19, handicap=3)
-    assert g.komi == 7.0
+    assert g.komi == 0.0
     s = g.score()
-    assert s.black.total == 361 and s.white.total == 7.0
+    assert s.black.total == 361 and s.white.total == 0.0
+
+
+NZ_KO = """
+    . . . . . .
+    . X O . . .
+    X . X O . .
+    . X O . . .
+"""
+
+
+def test_new_zealand_a_pass_is_a_move_that_leaves_a_position() -> None:
+    """New Zealand: "A move consists of 1. making a play so that the resulting board
+    position does not repeat the whole board position as it was after any of that player's
+    previous moves or 2. saying 'pass'." Black passes at the diagram, so the diagram is the
+    position after one of Black's moves; White takes the ko at B2 and Black's retake at C2
+    would bring it back: refused. After a threat (F4) and its answer (F3), it is new."""
+    g = game_from_diagram("new-zealand", NZ_KO, BLACK)
+    play(g, "pass B2")
+    assert g.legality(vertex(g, "C2")) is Reason.KO
+    play(g, "F4 F3")
+    assert g.play(vertex(g, "C2")).captured == (vertex(g, "B2"),)

@@ -21,13 +21,13 @@ KO_TO_PASS = """
 A, B = "B2", "C2"
 
 # Black passes at the diagram, White takes the ko at B2, Black retakes at C2: may he?
-# Tromp-Taylor (rule 4: a *move* not leaving a grid left before) and New Zealand: yes, a
-# pass leaves nothing. Concise ("has left previously" means by a move or a pass) no:
+# Tromp-Taylor (rule 4: a *move* not leaving a grid left before): yes, a pass leaves
+# nothing. New Zealand no: "saying 'pass'" is one of a player's moves. Concise ("has left previously" means by a move or a pass) no:
 # Black's pass left the diagram's grid. AGA no: the diagram with White to play occurred
 # after Black's pass. Positional superko and simple ko no (the plain ko retake).
 RETAKE_AFTER_PASS = [
     ("tromp-taylor", None),
-    ("new-zealand", None),
+    ("new-zealand", Reason.KO),
     ("concise", Reason.KO),
     ("aga", Reason.KO),
     ("aga-area", Reason.KO),
@@ -148,3 +148,13 @@ def test_the_diagram_helper_reads_marks() -> None:
     """The marks of the ko diagram are where the module says they are."""
     d = parse_diagram(KO_TO_PASS)
     assert d.marks == {"a": vertex(Game("concise", 6, 4), A)}
+
+
+def test_concise_a_pass_leaves_the_grid() -> None:
+    """The concise preset: "A turn is either a pass; or a move that does not generate a
+    grid pattern identical to one that this player has generated previously" with '"Has
+    left previously" means by either a move or a pass.' Black passes at the ko; after
+    White's capture, Black's retake would generate the grid Black left by that pass."""
+    g = game_from_diagram("concise", KO_TO_PASS, BLACK)
+    play(g, f"pass {A}")
+    assert g.legality(vertex(g, B)) is Reason.KO

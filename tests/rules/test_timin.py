@@ -145,7 +145,26 @@ def test_score_is_territory_plus_captives_both_kinds() -> None:
 
 
 # Rule 8's seki ("two groups half surrounding each other produce no points for either
-# side") is checked on AGA's figure 4 in test_aga.py, under timin among others.
+# side") is checked on AGA's figure 4 in test_aga.py, under timin among others, and with
+# eyes inside the seki in test_seki.py.
+
+
+def test_rule_9_on_an_empty_board_gives_nobody_points() -> None:
+    """Rule 9: "one point for each empty intersection that is completely surrounded by his
+    color. (i.e., there is no path from the intersection to any enemy stone, without
+    crossing a friendly stone.)" Read literally, with no enemy stone every point qualifies
+    for both sides; kifu reads "completely surrounded by his color" as needing his stones
+    around it: an empty board is 0 to 0 before komi."""
+    s = Game("timin", 9).score()
+    assert (s.black.territory, s.white.territory, s.neutral) == (0, 0, 81)
+    assert (s.black.total, s.white.total) == (0.0, 6.5)
+
+
+def test_no_komi_in_a_handicap_game() -> None:
+    """Convention 4: the komi is given "when the players have equal standing"; nothing in
+    the text gives White a komi in a handicap game (convention 2: the handicap stones are
+    Black's advantage)."""
+    assert Game("timin", 19, handicap=2).komi == 0.0
 
 
 def test_komi_and_handicap_points() -> None:

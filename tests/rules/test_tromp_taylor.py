@@ -7,6 +7,7 @@ import pytest
 
 from rules import (
     BLACK, PRESETS, WHITE, CoordinateError, Game, IllegalMoveError, Phase, Point, Reason,
+    SetupError,
 )
 
 from tests.rules.diagrams import assert_board, game_from_diagram, parse_diagram, play, points, vertex
@@ -395,3 +396,45 @@ def test_handicap_is_consecutive_black_moves() -> None:
     assert g.handicap_stones == 3
     assert g.komi == 7.0
     assert g.score().white.compensation == 0
+
+
+# -- rule 4: a pass is a turn, not a move ------------------------------------------------
+
+
+def test_a_pass_leaves_no_grid_coloring() -> None:
+    """Rule 4: "A turn is either a pass; or a move not leaving a grid coloring left by that
+    player before." Black passes at the ko; White takes at B2 and Black's retake at C2
+    brings back the grid Black passed at, which he never left by a move: legal, and the
+    board is as before the pass."""
+    start = """
+        . . . . . .
+        . X O . . .
+        X . X O . .
+        . X O . . .
+    """
+    g = game_from_diagram("tromp-taylor", start, BLACK)
+    play(g, "pass B2")
+    assert g.legality(vertex(g, "C2")) is None
+    assert g.play(vertex(g, "C2")).captured == (vertex(g, "B2"),)
+    assert_board(g, start)
+
+
+# -- setup stones: the rules know none ---------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["tromp-taylor", "chinese", "japanese", "aga"])
+def test_setup_stones_without_liberties_are_refused(rules: str) -> None:
+    """Rule 3 starts "with an empty grid" and rule 5 clears colours only in a move, so no
+    rule removes setup stones left without liberties, and rule 7 would count them: kifu
+    refuses such a setup, naming the stones, and the game is unchanged."""
+    g = Game(rules, 5)
+    with pytest.raises(SetupError) as err:
+        g.setup(black=[vertex(g, "A1")], white=[vertex(g, "A2"), vertex(g, "B1")])
+    assert err.value.points == (vertex(g, "A1"),)
+    assert "A1" in str(err.value)
+    assert g.position.stones() == []
+    g.setup(black=[vertex(g, "A1")], white=[vertex(g, "B1")])
+    with pytest.raises(SetupError) as err:
+        g.setup(white=[vertex(g, "A2")])
+    assert set(err.value.points) == {vertex(g, "A1")}
+    assert len(g.position.stones()) == 2
