@@ -42,10 +42,12 @@ them it captures; whether it is suicide (own stones left without liberties, noth
 captured); the Zobrist hash of the board afterwards.
 
 A plain tuple, not a NamedTuple or a class, because one is made for every move judged.
-On the replay benchmark (400 records, same run, loaded machine) NamedTuples built with
-``tuple.__new__`` for this and for `Game`'s move log, told from a `Reason` by isinstance,
-cost 20% (25,382 -> 20,306 moves/s); plain tuples, told apart by ``isinstance(a, tuple)``,
-are level with the untyped code (23,891 -> 24,582)."""
+On the replay benchmark's records (the first 400, runs alternated, loaded machine)
+NamedTuples built with ``tuple.__new__`` for this and for `Game`'s move log, told from a
+`Reason` by isinstance, cost 20% (25,382 -> 20,306 moves/s wall clock); plain tuples,
+told apart by ``isinstance(a, tuple)``, are level with the untyped code (best of 3x7 by
+CPU time: 251,824 -> 265,687 moves/s)."""
+
 
 def gather(cells: Sequence[int], neighbours: Sequence[Sequence[int]], start: int,
            seen: list[bool]) -> tuple[list[int], set[int]]:
