@@ -339,9 +339,13 @@ def _display(
 
     def show(item: Output, time: float) -> None:
         follow(item, time)
+        if writer.clock is not None:
+            board.set_clock(writer.clock.reading(time).json())
         board.set_sgf(writer.written)
 
     sinks.append(show)
+    if writer.clock is not None:
+        board.set_clock(writer.clock.reading(writer.clock.since).json())
     board.set_sgf(writer.written)
     try:
         server = DisplayServer([board], host, port, allow_hosts=allow_hosts, cors=cors).start()

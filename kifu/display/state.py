@@ -84,6 +84,8 @@ class Snapshot:
     orientation: int = 0
     orientable: bool = False
     camera: bool = False
+    clock: dict[str, Any] | None = None
+    """Both players' time (`kifu.clock.ClockReading.json`) when a time control is kept."""
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as JSON for programs: rows top first (``.``/``X``/``O``), GTP
@@ -126,6 +128,7 @@ class Snapshot:
             "orientation": self.orientation,
             "orientable": self.orientable,
             "camera": f"/api/v1/boards/{self.id}/camera.jpg" if self.camera else None,
+            "clock": self.clock,
         }
 
     def svg(self, rotate: int = 0, size: int | None = None) -> str:
@@ -325,6 +328,12 @@ class LiveBoard:
         for listener in listeners:
             listener(self, s)
         return s
+
+    def set_clock(self, reading: dict[str, Any] | None) -> None:
+        """Show both players' time (`kifu.clock.ClockReading.json`); an update only when
+        it changed."""
+        if reading != self.snapshot.clock:
+            self._change(lambda s: dataclasses.replace(s, clock=reading))
 
     def set_sgf(self, data: bytes) -> None:
         """The record served at the board's stable SGF address."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import re
+from pathlib import Path
 
 import pytest
 
@@ -83,3 +84,38 @@ def test_the_clock_of_the_player_to_move_runs_and_the_page_reads_both() -> None:
     clock.stop(180.0)  # the game is over: White's 11 s are charged, and nothing runs
     assert clock.reading(500.0) == ClockReading(TimeLeft(10.0, 1, overtime=True),
                                                 TimeLeft(49.0, 1), None)
+
+
+def test_the_live_page_shows_both_players_time_after_each_move(tmp_path: Path) -> None:
+    """`kifu record --time 10m+3x30s --serve`: the board's JSON (what the page draws) has
+    both clocks, Black's charged for the 42 s before B D4 and White's now running."""
+    import json
+    import queue
+    import urllib.request
+
+    from kifu.cmd_record import _display
+    from kifu.sinks import SgfWriter, Sink
+    from rules import Game, Point
+
+    game = Game("japanese", 9)
+    clock = Clock(TimeControl.parse("10m+3x30s"))
+    writer = SgfWriter(tmp_path / "g.sgf", game, clock=clock)
+    sinks: list[Sink] = [writer]
+    server = _display("127.0.0.1:0", game, writer, queue.Queue(), {}, sinks, "g")
+    try:
+        def state() -> dict[str, object]:
+            with urllib.request.urlopen(server.url + "api/v1/boards/board", timeout=5) as r:
+                return json.loads(r.read())  # type: ignore[no-any-return]
+
+        assert state()["clock"] == {
+            "black": {"seconds": 600.0, "periods": 3, "overtime": False, "expired": False},
+            "white": {"seconds": 600.0, "periods": 3, "overtime": False, "expired": False},
+            "running": "B"}
+        move = game.play(Point.from_gtp("D4"))
+        for sink in sinks:
+            sink(move, 42.0)
+        shown = state()["clock"]
+        assert isinstance(shown, dict)
+        assert shown["black"]["seconds"] == 558.0 and shown["running"] == "W"
+    finally:
+        server.stop()

@@ -79,6 +79,32 @@ function text(root, sel, value) {
   root.querySelector(sel).textContent = value;
 }
 
+// Both players' time: as the last update gave it, the running clock counted down here
+// between updates (the recording says what it was at each move).
+function clockText(t, ticking) {
+  if (t.expired) return "time up";
+  const secs = Math.max(0, t.seconds - ticking);
+  const m = Math.floor(secs / 60), sec = Math.floor(secs % 60);
+  const shown = m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, "0")}:${String(sec).padStart(2, "0")}`
+                        : `${m}:${String(sec).padStart(2, "0")}`;
+  return t.overtime ? `${shown} (${t.periods}×)` : shown;
+}
+
+function renderClocks(p) {
+  const c = p.state && p.state.clock;
+  for (const [side, key] of [["b", "black"], ["w", "white"]]) {
+    const el = p.root.querySelector(".clock-" + side);
+    if (!el) continue;
+    el.hidden = !c;
+    if (!c) continue;
+    const running = c.running === side.toUpperCase();
+    el.textContent = clockText(c[key], running ? (performance.now() - p.clockAt) / 1000 : 0);
+    el.classList.toggle("running", running);
+  }
+}
+
+setInterval(() => { for (const p of panels.values()) renderClocks(p); }, 1000);
+
 function render(s) {
   const p = panelFor(s.id);
   if (p.state && p.state.version > s.version) return;
@@ -95,6 +121,8 @@ function render(s) {
   text(r, ".player.w .name", s.players.W || "White");
   text(r, ".captures-b", s.captures.B);
   text(r, ".captures-w", s.captures.W);
+  p.clockAt = performance.now();
+  renderClocks(p);
   r.querySelector(".player.b").classList.toggle("to-move", s.to_move === "B");
   r.querySelector(".player.w").classList.toggle("to-move", s.to_move === "W");
   text(r, ".move-number", s.number ? `Move ${s.number}` : "No moves yet");
