@@ -94,8 +94,8 @@ class Subscriber:
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         with self.lock:
             board = self.hall.take(msg.topic, bytes(msg.payload), self.server.clock())
-        if board is None:
-            return
+        if board is None or msg.topic.endswith(("/events", "/sgf")):
+            return  # what viewers are shown comes with the board's state and status
         self.server.changed(board)
         if self.results is not None:
             self.write_results()
