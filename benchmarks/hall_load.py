@@ -24,6 +24,7 @@ import asyncio
 import json
 import multiprocessing as mp
 import os
+import re
 import shutil
 import socket
 import statistics
@@ -38,6 +39,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT.parent / "shared" / "games"
 sys.path.insert(0, str(ROOT))
+
+
+FIELDS = re.compile(rb'^data: ?\{"id":"([^"]*)".*?,"number":(\d+)', re.M)
+"""A board update's id and move number (the hall writes ``id`` first, ``number`` later)."""
 
 
 def free_port() -> int:
@@ -156,11 +161,11 @@ async def viewers(url: str, count: int, stop: Any, out: mp.Queue,  # type: ignor
                         first = False
                     buf += chunk
                     *frames, buf = buf.split(b"\n\n")
+                    now = time.time()
                     for f in frames:
-                        for line in f.split(b"\n"):
-                            if line.startswith(b"data:"):
-                                d = json.loads(line[5:])
-                                seen[i].setdefault(d["id"], []).append((d["number"], time.time()))
+                        m = FIELDS.search(f)  # cheaper than json.loads: the viewers share 2 cores
+                        if m:
+                            seen[i].setdefault(m[1].decode(), []).append((int(m[2]), now))
         except (aiohttp.ClientError, asyncio.TimeoutError):
             pass
 
