@@ -718,9 +718,13 @@ def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCAT
                 if fit is None or other.confidence > fit.confidence:
                     fit = other
         # The slab of wood and its four edges (`vision.outline`), as a person finds a board.
-        for other in _slab_fits(image, small, to_full, found, size, cfg, outline_cfg):
+        slabs = _slab_fits(image, small, to_full, found, size, cfg, outline_cfg) \
+            if fit is None or fit.confidence < cfg.recheck_below else iter(())
+        for other in slabs:
             if fit is None or other.confidence > fit.confidence:
                 fit = other
+            if fit.confidence >= cfg.recheck_below:
+                break  # as sure as a first grid that needs no second look
         if found is not None and (fit is None or fit.confidence < cfg.recheck_below):
             stones = _stone_fit(small, found, size, cfg)
             if stones is not None and (fit is None or stones.confidence > fit.confidence):
