@@ -236,18 +236,20 @@ def edges(mask: np.ndarray, cfg: OutlineConfig = OUTLINE) -> Outline | None:
     fill = float(mask.sum() / 255.0 / max(area, 1.0))
     if fill < cfg.min_fill or fill > 1.0 / cfg.min_fill:
         return None
-    return Outline(_clockwise(quad), (seen[0], seen[1], seen[2], seen[3]), fill)
+    return _clockwise(quad, seen, fill)
 
 
-def _clockwise(quad: np.ndarray) -> np.ndarray:
-    """``quad`` (4, 2) turned to run clockwise on screen from the corner nearest the
-    top-left."""
+def _clockwise(quad: np.ndarray, seen: list[bool], fill: float) -> Outline:
+    """The outline of corners ``quad`` (4, 2), side k from corner k to k + 1 ``seen`` or
+    not, ``fill`` of it filled, relabelled to run clockwise on screen from the corner nearest the top-left."""
     x, y = quad[:, 0], quad[:, 1]
-    if float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y)) < 0:
-        quad = quad[::-1]
-    start = int(np.argmin(quad.sum(axis=1)))
-    out: np.ndarray = np.roll(quad, -start, axis=0)
-    return out
+    forward = float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y)) >= 0
+    order = np.arange(4) if forward else np.arange(4)[::-1]
+    order = np.roll(order, -int(np.argmin(quad[order].sum(axis=1))))
+    # Going backwards, the side from corner order[k] on is the one that ends there.
+    sides = order if forward else (order - 1) % 4
+    return Outline(quad[order], (seen[sides[0]], seen[sides[1]], seen[sides[2]],
+                                 seen[sides[3]]), fill)
 
 
 def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:

@@ -203,3 +203,21 @@ def test_a_plain_slab_s_outline_is_its_four_corners_within_a_few_pixels(seed: in
 def test_a_grey_picture_has_no_slab_of_wood() -> None:
     picture, _ = plain_slab(0)
     assert outlines(cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY)) == []
+
+
+def test_a_slab_running_off_both_sides_of_the_picture_keeps_its_top_and_bottom_edges() -> None:
+    picture, corners = plain_slab(1)
+    left, right = int(corners[:, 0].min()) + 60, int(corners[:, 0].max()) - 60
+    cut = np.ascontiguousarray(picture[:, left:right])
+    found = outlines(cut)
+    assert found, "no outline"
+    # Clockwise from the top-left: top, right, bottom, left; the picture's border cuts
+    # the right and left sides, which are not fitted.
+    assert found[0].seen == (True, False, True, False)
+    quad = found[0].quad + [left, 0]
+    # Where the found corners stand, the true top and bottom edges pass within a few px.
+    for (a, b), ends in (((corners[0], corners[1]), quad[[0, 1]]),
+                         ((corners[3], corners[2]), quad[[3, 2]])):
+        for x, y in ends:
+            on_edge = a[1] + (x - a[0]) / (b[0] - a[0]) * (b[1] - a[1])
+            assert abs(on_edge - y) < 4.0, (a, b, x, y)
