@@ -80,8 +80,8 @@ def _lab(img: np.ndarray, cfg: OutlineConfig) -> np.ndarray:
 
 def wood_colours(lab: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[np.ndarray]:
     """Up to ``cfg.colours`` colours (3,) of ``lab`` (as `_lab` gives it), the commonest
-    first, each the mean of one peak of a coarse histogram of the picture's middle
-    (``cfg.middle`` of each side), peaks at least a bin apart."""
+    first, each the mean of one bin of a histogram of the picture's middle (``cfg.middle``
+    of each side) in bins ``cfg.tolerance`` wide, no two bins touching."""
     h, w = lab.shape[:2]
     mh, mw = int(h * (1 - cfg.middle) / 2), int(w * (1 - cfg.middle) / 2)
     px = lab[mh:h - mh, mw:w - mw].reshape(-1, 3)
