@@ -1,6 +1,7 @@
 """How well `vision.read_board` reads real photos: a table per set of images.
 
     .venv/bin/python benchmarks/vision_accuracy.py [MANIFEST ...] [--rotations] [--only TEXT]
+                                                   [--by-source]
 
 MANIFEST defaults to ../shared/vision-data/manifest.jsonl (one JSON object per image; see
 that folder's README). The size is decided by the reader, never given. Per set (the first two
@@ -22,6 +23,11 @@ folders of the image path) and over all images:
 
 ``--rotations`` runs every image turned by 0, 90, 180 and 270 degrees (labelled corners
 turned with it) and prints one table per turn: the reader should not care.
+
+``--by-source`` adds a table of the same figures per source (the manifest row's ``source``,
+the public set it was copied from; its first folder where a row names none), the unit of
+"leave one source out" (issue 19): a change that helps one source and costs another is
+seen there.
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 from vision import BoardNotFound, read_board  # noqa: E402
 from vision.evaluate import (  # noqa: E402
     corner_error_cells, corner_offsets, edge_line_offsets, points_right, single_stone_rows,
-    turn_points)
+    source_of, turn_points)
 
 DEFAULT = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
 TURNS = {0: None, 90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180,
@@ -69,7 +75,7 @@ class Tally:
     edge_offsets: list[np.ndarray] = field(default_factory=list)
     ms: list[float] = field(default_factory=list)
 
-    def row(self, name: str) -> str:
+    def row(self, name: str, width: int = 28) -> str:
         acc = f"{100 * self.points_right / self.points:8.3f}" if self.points else f"{'-':>8}"
         perf = f"{self.perfect:>3}/{self.boards:<3}" if self.boards else f"{'-':>7}"
         size = f"{self.size_right:>3}/{self.sized:<3}" if self.sized else f"{'-':>7}"
@@ -80,7 +86,7 @@ class Tally:
         else:
             corner = f"{'-':>6} {'-':>6} {'-':>6}"
         ms = f"{statistics.median(self.ms):7.0f}" if self.ms else f"{'-':>7}"
-        return (f"{name:<28} {self.images:>6} {self.found:>6} {size} {acc} {perf} "
+        return (f"{name:<{width}} {self.images:>6} {self.found:>6} {size} {acc} {perf} "
                 f"{corner} {ms}")
 
 
@@ -94,8 +100,10 @@ def set_name(image: str) -> str:
     return "/".join(parts[:2]) if len(parts) > 2 else parts[0]
 
 
-def run(manifest: Path, deg: int, only: str | None, verbose: bool) -> dict[str, Tally]:
-    """Read every image of ``manifest`` turned by ``deg``; the tallies per set and 'all'."""
+def run(manifest: Path, deg: int, only: str | None, verbose: bool,
+        sources: dict[str, Tally] | None = None) -> dict[str, Tally]:
+    """Read every image of ``manifest`` turned by ``deg``; the tallies per set and 'all'.
+    With ``sources``, each image is tallied there too, under its `source_of` name."""
     tallies: dict[str, Tally] = defaultdict(Tally)
     base = manifest.parent
     for line in manifest.read_text().splitlines():
@@ -127,8 +135,10 @@ def run(manifest: Path, deg: int, only: str | None, verbose: bool) -> dict[str, 
             truth = single_stone_rows(s, row["single_stone"]["point"], row["single_stone"]["color"])
         edges = None if reading is None else edge_line_offsets(
             cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), reading.homography, reading.size)
-        for name in (set_name(row["image"]), "all"):
-            t = tallies[name]
+        targets = [tallies[set_name(row["image"])], tallies["all"]]
+        if sources is not None:
+            targets.append(sources.setdefault(source_of(row), Tally()))
+        for t in targets:
             t.images += 1
             if edges is not None:
                 t.edge_offsets.append(edges)
@@ -164,6 +174,15 @@ def run(manifest: Path, deg: int, only: str | None, verbose: bool) -> dict[str, 
                 extra += f" corner {tallies['all'].corner_errors[-1]:.2f}"
             print(f"{row['image']}: {status}{extra} {ms:.0f} ms", flush=True)
     return tallies
+
+
+def print_sources(sources: dict[str, Tally], total: Tally) -> None:
+    """The table of `Tally` figures per source, widest name first column, then 'all'."""
+    width = max(len(n) for n in [*sources, "source"])
+    print(f"\n{'source':<{width}}{HEADER[28:]}")  # HEADER less its 28-wide first column
+    for name in sorted(sources):
+        print(sources[name].row(name, width))
+    print(total.row("all", width))
 
 
 def print_label_offsets(tallies: dict[str, Tally]) -> None:
@@ -230,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("manifests", nargs="*", type=Path, default=[DEFAULT])
     ap.add_argument("--rotations", action="store_true", help="also turn every image by 90, 180, 270")
     ap.add_argument("--only", help="only images whose path contains this text")
+    ap.add_argument("--by-source", action="store_true",
+                    help="also a table per source (the public set a photo comes from)")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per image")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)  # the goal is stated per core
@@ -238,11 +259,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"no manifest at {manifest}", file=sys.stderr)
             return 1
         for deg in (0, 90, 180, 270) if args.rotations else (0,):
-            tallies = run(manifest, deg, args.only, args.verbose)
+            sources: dict[str, Tally] | None = {} if args.by_source else None
+            tallies = run(manifest, deg, args.only, args.verbose, sources)
             print(f"\n{manifest} turned {deg} degrees" if args.rotations else f"\n{manifest}")
             print(HEADER)
             for name in sorted(tallies, key=lambda k: (k == "all", k)):
                 print(tallies[name].row(name))
+            if sources is not None:
+                print_sources(sources, tallies["all"])
             print_label_offsets(tallies)
             print_edge_offsets(tallies)
     return 0

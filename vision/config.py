@@ -253,5 +253,80 @@ class StoneConfig:
     test 32 points were wrong, with 0.05, 0.06 and 0.08 13, 14 and 14."""
 
 
+@dataclasses.dataclass(frozen=True)
+class OutlineConfig:
+    """Thresholds of the board's outline as a slab of wood (`vision.outline`) and of the
+    grid placed inside it (`vision.locate`)."""
+
+    side: int = 256
+    """The longer side (px) of the picture the slab is looked for in. A 19x19 board filling
+    the frame's width spans 20 cells or so: about 13 px a cell here, the margin beyond the
+    outer line (half a cell and more) 6 px, 3 px on the far side seen from 60 degrees:
+    still a connected strip of wood. (The whole search takes about 25 ms of CPU at this
+    side, wherever the picture is larger, and runs only where no grid of lines is sure.)"""
+    balance_range: tuple[float, float] = (0.04, 0.98)
+    """Pixels whose brightest channel lies outside this range (shares of full scale) do
+    not count towards the grey world: black carries no colour, a clipped channel no ratio."""
+    light_weight: float = 3.5
+    """Lab lightness is divided by this before colours are compared: across one board the
+    wood's lightness changes with its grain, with the light falling off (by a third under
+    one lamp) and with glare, far more than its tint, which one light leaves alike: a
+    board's wood lit from 100% down to 65% spans about 25 in lightness, 7 weighted, inside
+    ``tolerance``."""
+    middle: float = 0.5
+    """The wood's colour is looked for in this share of the picture's width and height
+    around its middle: a board photographed to be read is framed there."""
+    colours: int = 5
+    """This many of the commonest colours there are each tried as the wood's: a crowded
+    board shows as much of its black or white stones as of its wood; only the wood's colour
+    gives one slab with four straight edges. (Black stones, white stones, the wood in
+    light and in shade, and the table or floor at the middle's edge: five.)"""
+    tolerance: float = 9.0
+    """A pixel within this distance (Lab, lightness weighted as above) of the wood's colour
+    is wood. The tint of one board varies by under 5 (grain), stones differ from stained
+    wood by 15 and more and a dark table from a board by 40 in lightness (11 weighted);
+    white stones on a pale board may join the slab, which is no harm: they lie on it."""
+    closing: float = 0.03
+    """Gaps up to this share of the picture's longer side are closed in the wood: a stone
+    on the outer line nearly covers the margin, stones crowded together leave only a net
+    of wood between them (a cell is a 20th of the board's side, the board at most the
+    picture's)."""
+    min_area: float = 0.08
+    """The slab covers at least this share of the picture: a board whose cells are under
+    about 1/60 of the picture's side cannot be read anyway."""
+    edge_band: float = 0.06
+    """Boundary points within this share of a side's length of the first quad's side are
+    fitted to that edge (the first quad is the hull's: a stone's bite or a hand moves it
+    by well under this)."""
+    edge_seen: float = 0.3
+    """An edge is fitted only if boundary points off the picture's border run along at
+    least this share of it (per px of its length); else the picture's border cuts the
+    board there and the first quad's side stands."""
+    min_fill: float = 0.8
+    """The slab fills at least this share of its convex hull and of the quadrilateral of
+    its edges (a board is four-sided; stones biting its margin and a hand across it take
+    less than a fifth)."""
+    keep: int = 2
+    """At most this many outlines are handed on, the most four-sided first: each costs a
+    grid fit per board size."""
+    same: float = 3.0
+    """Outlines whose corners all lie within this many px (of the picture the slab is
+    looked for in) of an outline found before are that one again."""
+    margin: tuple[float, float] = (0.35, 1.6)
+    """How far (cells) the grid's outer lines lie inside the slab's edges. A standard board
+    is about 424 x 454 mm around a grid of 396 x 426.6 mm (cells 22 x 23.7): 14 mm, 0.6 cell,
+    each side; boards are made from half a cell to a cell and more (the low end allows
+    0.15 cell for the edge's fit, a pixel of the slab's picture). Seen from the near edge
+    the slab's front face joins its top: a board 2 cm thick seen from 45 degrees adds
+    about 0.85 cell to the near margin."""
+
+    @property
+    def reach(self) -> tuple[float, float]:
+        """(inside, outside): how far (cells) the grid's outer lines may lie inside and
+        outside the slab's edges, as `vision.locate` fits a lattice in a quad."""
+        return (self.margin[1], -self.margin[0])
+
+
 LOCATE = LocateConfig()
 STONES = StoneConfig()
+OUTLINE = OutlineConfig()

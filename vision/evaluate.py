@@ -220,3 +220,13 @@ class ShotTally:
 
 COLUMNS = f"{'boards':>6} {'found':>6} {'grid':>6} {'points':>9} {'perfect':>7} {'ms':>7}"
 """The heading of `ShotTally.columns`."""
+
+
+def source_of(row: dict[str, object]) -> str:
+    """The source of a manifest row (see ../shared/vision-data/README.md): its ``source``
+    field, the public set the photo was copied from, or where it names none the first folder
+    of its image path. The unit of "leave one source out"."""
+    source = row.get("source")
+    if isinstance(source, str) and source:
+        return source
+    return str(row["image"]).split("/")[0]

@@ -19,7 +19,8 @@ crowded with stones), the grid is looked for again inside the board's outline th
 families of straight lines span (`vision.lines`), at every size, and the better kept. Where
 none of those is sure, the black stones' centres give a lattice too (`vision.stone_lattice`),
 and grids started from it, scored by the lines or by how well the stones vouch for them,
-are weighed with the rest.
+are weighed with the rest; so are grids placed inside the outline of the slab of wood
+(`vision.outline`), which needs neither lines nor stones to find the board.
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ import cv2
 import numpy as np
 
 from . import grid
-from .config import LOCATE, SIZES, STONES, LocateConfig
+from .config import LOCATE, OUTLINE, SIZES, STONES, LocateConfig, OutlineConfig
 from .consensus import agreeing_homography
 from .errors import BoardNotFound
 from .lines import board_outline
+from .outline import outlines
 from .stone_lattice import BlackStones, dark_centres, stone_starts, stones_reach
 from .stones import lift_shift
 
@@ -662,7 +664,29 @@ def _other_fits(small: np.ndarray, net: np.ndarray | None, first: GridFit | None
             yield _fit_from(small, outline, n, size, cfg, cfg.outline_reach)
 
 
-def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCATE) -> GridFit:
+def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
+               found: BlackStones | None, size: int | None, cfg: LocateConfig,
+               outline_cfg: OutlineConfig) -> Iterator[GridFit]:
+    """Grids placed inside the outlines of the slab of wood in ``image`` (`vision.outline`;
+    ``to_full`` maps the working image ``small`` to ``image``), one per outline and size:
+    its outer lines `OutlineConfig.margin` inside the slab's edges, the lattice fitted
+    there and grown to the whole grid like any other, then `_vouched` for by the black
+    stones ``found`` inside that slab (stones off the board, or a dark table's grain,
+    are no witness)."""
+    back = np.linalg.inv(to_full)
+    for slab in outlines(image, outline_cfg) if image.ndim == 3 else []:
+        quad = grid.apply(back, slab.quad).astype(np.float32)
+        for n in (size,) if size else SIZES:
+            fit = _fit_from(small, quad, n, size, cfg, outline_cfg.reach)
+            if found is not None:
+                on = [cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
+                      for x, y in found.centres]
+                fit = _vouched(small, fit, found.centres[np.array(on, bool)], size, cfg)
+            yield fit
+
+
+def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCATE,
+           outline_cfg: OutlineConfig = OUTLINE) -> GridFit:
     """The grid of the Go board in ``image`` (BGR or grey, uint8), in its own pixels.
 
     ``size`` (9, 13 or 19) skips the size decision. Raises BoardNotFound with the reason when
@@ -693,8 +717,16 @@ def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCAT
                 other = _vouched(small, other, found.centres, size, cfg)
                 if fit is None or other.confidence > fit.confidence:
                     fit = other
-            stones = _stone_fit(small, found, size, cfg) \
-                if fit is None or fit.confidence < cfg.recheck_below else None
+        # The slab of wood and its four edges (`vision.outline`), as a person finds a board.
+        slabs = _slab_fits(image, small, to_full, found, size, cfg, outline_cfg) \
+            if fit is None or fit.confidence < cfg.recheck_below else iter(())
+        for other in slabs:
+            if fit is None or other.confidence > fit.confidence:
+                fit = other
+            if fit.confidence >= cfg.recheck_below:
+                break  # as sure as a first grid that needs no second look
+        if found is not None and (fit is None or fit.confidence < cfg.recheck_below):
+            stones = _stone_fit(small, found, size, cfg)
             if stones is not None and (fit is None or stones.confidence > fit.confidence):
                 fit = stones
     if fit is None:

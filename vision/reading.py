@@ -10,7 +10,7 @@ import numpy as np
 from rules import Observation, Position
 
 from . import grid
-from .config import LOCATE, STONES, LocateConfig, StoneConfig
+from .config import LOCATE, OUTLINE, STONES, LocateConfig, OutlineConfig, StoneConfig
 from .locate import locate, to_gray
 from .stones import read_stones
 
@@ -50,14 +50,15 @@ class Reading:
 
 
 def read_board(image: np.ndarray, size: int | None = None, *,
-               locate_cfg: LocateConfig = LOCATE, stone_cfg: StoneConfig = STONES) -> Reading:
+               locate_cfg: LocateConfig = LOCATE, stone_cfg: StoneConfig = STONES,
+               outline_cfg: OutlineConfig = OUTLINE) -> Reading:
     """Read the Go board in ``image`` (uint8 BGR, BGRA or grey, any resolution).
 
     ``size`` (9, 13 or 19) overrides the size decision. Raises vision.BoardNotFound (with the
     reason) when there is no board to read, ValueError when ``image`` is not an image."""
     t0 = time.perf_counter()
     to_gray(image)  # validates the input before any work
-    fit = locate(image, size, locate_cfg)
+    fit = locate(image, size, locate_cfg, outline_cfg)
     t1 = time.perf_counter()
     labels, conf = read_stones(image, fit.homography, fit.size, stone_cfg)
     t2 = time.perf_counter()

@@ -365,6 +365,7 @@ def test_a_board_crowded_past_its_lines_is_found_from_its_stones(lines: int, giv
     assert _cell_error(fit.corners, shot.corners, lines) < 0.1
     with monkeypatch.context() as m:
         m.setattr(locate_module, "dark_centres", lambda *args: None)
+        m.setattr(locate_module, "outlines", lambda *args: [])  # the lines alone, no slab
         with pytest.raises(BoardNotFound):
             locate(shot.image, given)
 
@@ -380,6 +381,7 @@ def test_a_doubtful_grid_of_lines_gives_way_to_one_the_stones_vouch_for(monkeypa
     assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
     with monkeypatch.context() as m:
         m.setattr(locate_module, "dark_centres", lambda *args: None)
+        m.setattr(locate_module, "outlines", lambda *args: [])  # the lines alone, no slab
         assert locate(shot.image, cfg=lax).size == 13
         assert locate(shot.image).size == 19  # (with it, the lines alone find the board)
 
@@ -394,6 +396,7 @@ def test_stones_seen_from_a_leaning_camera_vouch_for_the_grid_of_lines(monkeypat
     assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
     with monkeypatch.context() as m:
         m.setattr(locate_module, "dark_centres", lambda *args: None)
+        m.setattr(locate_module, "outlines", lambda *args: [])  # the lines alone, no slab
         with pytest.raises(BoardNotFound):
             locate(shot.image)
 
@@ -469,7 +472,8 @@ def test_seeds_are_also_taken_away_from_the_most_crowded_stones(monkeypatch) -> 
         assert np.linalg.norm(seeds[:i] - seeds[i], axis=1).min() >= apart
 
 
-def test_a_crowded_board_whose_most_crowded_stones_lie_in_its_far_rows_is_found() -> None:
+def test_a_crowded_board_whose_most_crowded_stones_lie_in_its_far_rows_is_found(
+        monkeypatch) -> None:
     # A hand over a board three points in four taken, seen from 45 degrees (seed 1): the
     # three most crowded stones lie in the far rows, crowded in pixels, and each lattice
     # grown from them numbers only 40 to 51 of about 130 stones. A seed farther off grows
@@ -478,6 +482,7 @@ def test_a_crowded_board_whose_most_crowded_stones_lie_in_its_far_rows_is_found(
                   Scene(hand=True, camera_tilt=45, stone_height=0.2))
     fit = locate(shot.image)
     assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
+    monkeypatch.setattr(locate_module, "outlines", lambda *args: [])  # the stones, no slab
     with pytest.raises(BoardNotFound):
         locate(shot.image, cfg=dataclasses.replace(LOCATE, stone_seeds_apart=(0, 4.0)))
 

@@ -1,0 +1,289 @@
+"""The board's outline as a person sees it first: a slab of wood with four straight edges.
+
+A Go board is a large, fairly uniform piece of wood, usually the largest such region near
+the middle of a photo taken to read it; the stones on it are holes in that region, and its
+edges are four straight lines (a quadrilateral under perspective). None of this needs the
+grid lines, which a crowded board hides. Steps, each a function of its own:
+
+1. `neutral`: the picture's colour cast taken out (grey world over the pixels neither
+   black nor clipped): a lamp's hue must not decide what is wood.
+2. `wood_colours`: the commonest colours near the picture's middle, one of them the wood's.
+3. `slab`: the region of one such colour around the middle, its holes (stones) filled.
+4. `edges`: four straight lines fitted to that region's boundary, each robust to what
+   crosses it (a hand, a bowl) and blind to the picture's own border (a board filling the
+   frame runs off it); their corners are the outline.
+
+`outlines` returns the candidates, best first; `vision.locate` places the grid inside each
+(the board's margins are known in cells: see `OutlineConfig.margin`) and lets the lines
+and the stones judge it like any other candidate grid.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+
+from .config import OUTLINE, OutlineConfig
+
+
+@dataclasses.dataclass(frozen=True)
+class Outline:
+    """A board outline: ``quad`` (4, 2) the slab's corners in the input image's pixels,
+    clockwise on screen from the one nearest the top-left; ``seen`` (4,) which of its sides
+    (quad[k] to quad[k + 1]) was fitted to the slab's boundary rather than standing where
+    the picture's border cuts the slab; ``fill`` the share of the quad the slab fills."""
+
+    quad: np.ndarray
+    seen: tuple[bool, bool, bool, bool]
+    fill: float
+
+
+def shrink(image: np.ndarray, side: int) -> tuple[np.ndarray, float]:
+    """``image`` downscaled (area average) so its longer side is at most ``side`` px, and
+    the factor from its pixels to the input's (1.0 if not downscaled)."""
+    h, w = image.shape[:2]
+    s = max(h, w) / side
+    if s <= 1.0:
+        return image, 1.0
+    step = int(s)  # a cheap subsample first: area-averaging 12 MP costs tens of ms
+    if step >= 2:
+        image = image[::step, ::step]
+    out = cv2.resize(image, (max(1, round(w / s)), max(1, round(h / s))),
+                     interpolation=cv2.INTER_AREA)
+    return out, w / out.shape[1]
+
+
+def neutral(bgr: np.ndarray, cfg: OutlineConfig = OUTLINE) -> np.ndarray:
+    """``bgr`` (H, W, 3) uint8 as float32 in [0, 1] with its colour cast removed: each
+    channel scaled so that its mean over the pixels neither near black nor clipped in any
+    channel (``cfg.balance_range``) is the same (grey world). A lamp of any hue multiplies
+    each channel by its own factor; this divides it out."""
+    img = bgr.astype(np.float32) / 255.0
+    lo, hi = cfg.balance_range
+    usable = (img.max(axis=2) < hi) & (img.max(axis=2) > lo)
+    if usable.sum() < 0.05 * usable.size:
+        usable = np.ones(usable.shape, bool)
+    means = img[usable].mean(axis=0) + 1e-6
+    out: np.ndarray = np.clip(img * (means.mean() / means)[None, None, :], 0.0, 1.0)
+    return out
+
+
+def _lab(img: np.ndarray, cfg: OutlineConfig) -> np.ndarray:
+    """Lab of a float BGR image, lightness divided by ``cfg.light_weight`` so that one unit
+    of distance weighs lightness and tint as the wood's variations ask."""
+    lab: np.ndarray = cv2.cvtColor(img, cv2.COLOR_BGR2Lab)
+    lab[:, :, 0] /= cfg.light_weight
+    return lab
+
+
+def wood_colours(lab: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[np.ndarray]:
+    """Up to ``cfg.colours`` colours (3,) of ``lab`` (as `_lab` gives it), the commonest
+    first, each the mean of one bin of a histogram of the picture's middle (``cfg.middle``
+    of each side) in bins ``cfg.tolerance`` wide, no two bins touching."""
+    h, w = lab.shape[:2]
+    mh, mw = int(h * (1 - cfg.middle) / 2), int(w * (1 - cfg.middle) / 2)
+    px = lab[mh:h - mh, mw:w - mw].reshape(-1, 3)
+    step = cfg.tolerance
+    idx = np.floor(px / step).astype(np.int64)
+    idx -= idx.min(axis=0)
+    dims = idx.max(axis=0) + 1
+    flat = np.ravel_multi_index(idx.T, tuple(int(d) for d in dims))
+    counts = np.bincount(flat)
+    out: list[np.ndarray] = []
+    taken: list[np.ndarray] = []
+    for k in np.argsort(-counts)[:8 * cfg.colours]:
+        if counts[k] == 0:
+            break
+        cell = np.array(np.unravel_index(int(k), tuple(int(d) for d in dims)))
+        if any(np.abs(cell - t).max() <= 1 for t in taken):
+            continue
+        taken.append(cell)
+        out.append(px[flat == k].mean(axis=0))
+        if len(out) == cfg.colours:
+            break
+    return out
+
+
+def closed(near: np.ndarray, cfg: OutlineConfig = OUTLINE) -> np.ndarray:
+    """The mask ``near`` (uint8, 255 where a pixel has the wood's colour) with its gaps
+    up to ``cfg.closing`` of the picture's side closed: the wood between crowded stones is
+    a thin net, and a stone on the outer line nearly covers the margin."""
+    k = max(3, int(round(cfg.closing * max(near.shape))) | 1)
+    out: np.ndarray = cv2.morphologyEx(near, cv2.MORPH_CLOSE,
+                                       cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return out
+
+
+def slab(mask: np.ndarray, cfg: OutlineConfig = OUTLINE) -> np.ndarray | None:
+    """The region of the `closed` wood mask ``mask`` most like a slab around the picture's
+    middle (the largest whose outline passes the middle within a tenth of the picture),
+    its holes (stones) filled, as a uint8 mask; None if it covers under ``cfg.min_area``
+    of the picture or under ``cfg.min_fill`` of its convex hull."""
+    h, w = mask.shape
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    best, best_area = None, cfg.min_area * h * w
+    centre = (w / 2.0, h / 2.0)
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area > best_area and cv2.pointPolygonTest(c, centre, True) >= -0.1 * max(h, w):
+            best, best_area = c, area
+    if best is None or best_area < cfg.min_fill * cv2.contourArea(cv2.convexHull(best)):
+        return None  # none, or too far from convex to be a four-sided slab
+    out = np.zeros((h, w), np.uint8)
+    cv2.drawContours(out, [best], -1, 255, thickness=-1)
+    return out
+
+
+def _first_quad(points: np.ndarray) -> np.ndarray:
+    """Four corners (4, 2) around ``points`` (k, 2): their convex hull simplified to four
+    vertices, or the hull's extreme points along the two diagonals."""
+    hull = cv2.convexHull(points.astype(np.float32))
+    peri = cv2.arcLength(hull, True)
+    for eps in np.linspace(0.01, 0.2, 20):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float64)
+        if len(approx) < 4:
+            break
+    p = hull.reshape(-1, 2).astype(np.float64)
+    s, d = p[:, 0] + p[:, 1], p[:, 0] - p[:, 1]
+    return np.array([p[np.argmin(s)], p[np.argmax(d)], p[np.argmax(s)], p[np.argmin(d)]])
+
+
+def _line(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The homogeneous line through 2-points ``a`` and ``b``, normalised on its normal."""
+    normal = np.array([a[1] - b[1], b[0] - a[0]], dtype=np.float64)
+    normal /= float(np.hypot(normal[0], normal[1])) + 1e-12
+    return np.array([normal[0], normal[1], -float(normal @ a)])
+
+
+def _least_squares(points: np.ndarray) -> np.ndarray:
+    """The homogeneous line (total least squares) through ``points`` (k, 2), normalised."""
+    centre = points.mean(axis=0)
+    d = points - centre
+    sxx, syy, sxy = float(d[:, 0] @ d[:, 0]), float(d[:, 1] @ d[:, 1]), float(d[:, 0] @ d[:, 1])
+    along = 0.5 * np.arctan2(2.0 * sxy, sxx - syy)  # the direction the points spread most in
+    normal = np.array([-np.sin(along), np.cos(along)])
+    return np.array([normal[0], normal[1], -float(normal @ centre)])
+
+
+def _fit(points: np.ndarray, band: float, rounds: int = 3) -> np.ndarray:
+    """A line through most of ``points`` (k, 2): least squares, then again over those
+    within ``band`` px of it, ``rounds`` times with the band narrowed by 1.5 each time (a
+    hand or a bowl crossing the edge falls out)."""
+    line = _least_squares(points)
+    for r in range(rounds):
+        near = points[np.abs(points @ line[:2] + line[2]) < band / (1.5 ** r)]
+        if len(near) < 2:
+            break
+        line = _least_squares(near)
+    return line
+
+
+def edges(mask: np.ndarray, cfg: OutlineConfig = OUTLINE) -> Outline | None:
+    """The four straight edges of the slab ``mask`` and the quadrilateral they span, in
+    ``mask``'s pixels; None if it is not four-sided enough (under ``cfg.min_fill`` of the
+    quad filled, or the quad not convex).
+
+    Each side of a first quad around the slab takes the boundary points near it (within
+    ``cfg.edge_band`` of its length), not on the picture's border, and a line is fitted to
+    them robustly; a side with too few such points (``cfg.edge_seen``) keeps the first
+    quad's side (the picture's border cuts the board there)."""
+    h, w = mask.shape
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    boundary = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+    first = _first_quad(boundary)
+    inside = ((boundary[:, 0] > 1) & (boundary[:, 0] < w - 2)
+              & (boundary[:, 1] > 1) & (boundary[:, 1] < h - 2))
+    lines, seen = [], []
+    for k in range(4):
+        a, b = first[k], first[(k + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        if length < 4:
+            return None
+        line = _line(a, b)
+        along = (boundary - a) @ ((b - a) / length)
+        d = np.abs(boundary @ line[:2] + line[2])
+        band = cfg.edge_band * length
+        near = inside & (d < band) & (along > 0.05 * length) & (along < 0.95 * length)
+        if near.sum() >= cfg.edge_seen * length:
+            fitted = _fit(boundary[near], band)
+            # The boundary runs through the slab's outermost pixel centres; its edge lies
+            # half a pixel further out.
+            outward = 1.0 if fitted @ [*first.mean(axis=0), 1.0] < 0 else -1.0
+            fitted[2] -= 0.5 * outward
+            lines.append(fitted)
+            seen.append(True)
+        else:
+            lines.append(line)
+            seen.append(False)
+    corners = []
+    for k in range(4):
+        p = np.cross(lines[k - 1], lines[k])
+        if abs(p[2]) < 1e-9:
+            return None
+        corners.append(p[:2] / p[2])
+    quad = np.array(corners)  # quad[k] is where side k-1 meets side k: first[k] again
+    if not cv2.isContourConvex(quad.astype(np.float32)):
+        return None
+    if np.abs(quad).max() > 3 * max(h, w):
+        return None
+    area = abs(cv2.contourArea(quad.astype(np.float32)))
+    fill = float(mask.sum() / 255.0 / max(area, 1.0))
+    if fill < cfg.min_fill or fill > 1.0 / cfg.min_fill:
+        return None
+    return _clockwise(quad, seen, fill)
+
+
+def _clockwise(quad: np.ndarray, seen: list[bool], fill: float) -> Outline:
+    """The outline of corners ``quad`` (4, 2), side k from corner k to k + 1 ``seen`` or
+    not, ``fill`` of it filled, relabelled to run clockwise on screen from the corner nearest the top-left."""
+    x, y = quad[:, 0], quad[:, 1]
+    forward = float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y)) >= 0
+    order = np.arange(4) if forward else np.arange(4)[::-1]
+    order = np.roll(order, -int(np.argmin(quad[order].sum(axis=1))))
+    # Going backwards, the side from corner order[k] on is the one that ends there.
+    sides = order if forward else (order - 1) % 4
+    return Outline(quad[order], (seen[sides[0]], seen[sides[1]], seen[sides[2]],
+                                 seen[sides[3]]), fill)
+
+
+def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
+    """Board outline candidates in ``image`` (BGR uint8, any size; a grey image gives
+    none: colour is what sets the wood apart), the most slab-like first (the most of its
+    quad filled), at most ``cfg.keep``, in ``image``'s pixels.
+
+    Each of the `wood_colours`, and each pair of them (light falling off, glare or a
+    channel clipped under a strong lamp may split one board's wood in two), is tried as
+    the wood's colour; a slab must have at least two sides fitted to its boundary (the
+    picture's border cuts at most two of a board's sides)."""
+    if image.ndim != 3 or image.shape[2] < 3:
+        return []
+    small, scale = shrink(np.ascontiguousarray(image[:, :, :3]), cfg.side)
+    lab = _lab(neutral(small, cfg), cfg)
+    near = [closed((np.linalg.norm(lab - c[None, None, :], axis=2) < cfg.tolerance)
+                   .astype(np.uint8) * 255, cfg) for c in wood_colours(lab, cfg)]
+    masks = near + [a | b for k, a in enumerate(near) for b in near[k + 1:]]
+    found: list[tuple[float, Outline]] = []
+    regions: list[np.ndarray] = []
+    for m in masks:
+        region = slab(m, cfg)
+        if region is None or any(cv2.countNonZero(region ^ r) < 0.01 * region.size
+                                 for r in regions):
+            continue  # no slab, or one already seen (a pair whose second colour adds none)
+        regions.append(region)
+        outline = edges(region, cfg)
+        if outline is None or sum(outline.seen) < 2:
+            continue
+        # Pixel centres: small pixel x covers input pixels x*s .. (x+1)*s.
+        quad = (outline.quad + 0.5) * scale - 0.5
+        if any(np.abs(quad - o.quad).max() < cfg.same * scale for _, o in found):
+            continue
+        found.append((min(outline.fill, 1.0 / outline.fill), Outline(quad, outline.seen,
+                                                                      outline.fill)))
+    found.sort(key=lambda f: -f[0])
+    return [o for _, o in found[:cfg.keep]]
