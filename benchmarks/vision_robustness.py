@@ -21,10 +21,12 @@ source (the manifest's ``source``).
 The crop needs the board's extent: the manifest's grid corners where labelled, else the
 untouched reading's corners (a photo with neither is left out of that row).
 
-Cost: 378 photos x 35 readings (untouched and 34 perturbations) at about 0.1 s each, about
-22 minutes on one core; ``--jobs 2`` halves it on an idle two-core machine. ``--stride 4``
-(every fourth photo, 95 of 378) takes a quarter of that; ``--perturb`` and ``--only`` pick
-subsets (``--perturb cast`` picks all 16 casts).
+Cost: 378 photos x 35 readings (untouched and 34 perturbations). A read takes 0.28 s of
+one core on average over the dev photos (`vision_accuracy.py`: 107 s of CPU for 378; the
+median photo is faster, the 2048x1536 ones slower), so the full run is about an hour of
+one core, half an hour with ``--jobs 2`` on an idle two-core machine. ``--stride 8`` (every
+eighth photo, 48 of 378, the sets in proportion) takes an eighth of that; ``--perturb`` and
+``--only`` pick subsets (``--perturb cast`` picks all 16 casts).
 """
 
 from __future__ import annotations

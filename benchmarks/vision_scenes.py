@@ -5,7 +5,7 @@ crowded board on a light grey floor among bowls and feet; hands; flash hot spots
 sunlight patches; bright bevels; a pen, a phone or a lid lying on the board; stones of any
 colours; grayscale. Drawn by `vision.synth` (see `Scene`), one row per kind.
 
-    .venv/bin/python benchmarks/vision_scenes.py [--seeds N] [--size 19] [--only TEXT]
+    .venv/bin/python benchmarks/vision_scenes.py [--seeds N] [--size 19] [--only TEXT,...]
                                                  [--jobs N]
 
 One row per kind of scene, seeds 0 .. N-1 (default 8): boards, boards found, found at
@@ -84,10 +84,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", type=int, default=8, help="boards per row (default 8)")
     ap.add_argument("--size", type=int, default=19, choices=(9, 13, 19))
-    ap.add_argument("--only", help="only the rows whose name contains this text")
+    ap.add_argument("--only", help="only the rows whose name contains this text (or one of "
+                    "several, comma-separated)")
     ap.add_argument("--jobs", type=int, default=1, help="rows read at once (default 1)")
     args = ap.parse_args(argv)
-    names = [n for n in SCENES if not args.only or args.only in n]
+    wanted = [w for w in (args.only or "").split(",") if w]
+    names = [n for n in SCENES if not wanted or any(w in n for w in wanted)]
     if not names or args.seeds < 1 or args.jobs < 1:
         print("no rows to run: check --only, --seeds and --jobs", file=sys.stderr)
         return 2
