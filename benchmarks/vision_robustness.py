@@ -21,10 +21,12 @@ source (the manifest's ``source``).
 The crop needs the board's extent: the manifest's grid corners where labelled, else the
 untouched reading's corners (a photo with neither is left out of that row).
 
-Cost: 378 photos x 35 readings (untouched and 34 perturbations) at about 0.1 s each, about
-22 minutes on one core; ``--jobs 2`` halves it on an idle two-core machine. ``--stride 4``
-(every fourth photo, 95 of 378) takes a quarter of that; ``--perturb`` and ``--only`` pick
-subsets (``--perturb cast`` picks all 16 casts).
+Cost: 378 photos x 35 readings (untouched and 34 perturbations). A read takes 0.28 s of
+one core on average over the dev photos (`vision_accuracy.py`: 107 s of CPU for 378; the
+median photo is faster, the 2048x1536 ones slower), so the full run is about an hour of
+one core, half an hour with ``--jobs 2`` on an idle two-core machine. ``--stride 8`` (every
+eighth photo, 48 of 378, the sets in proportion) takes an eighth of that; ``--perturb`` and
+``--only`` pick subsets (``--perturb cast`` picks all 16 casts).
 """
 
 from __future__ import annotations
@@ -237,14 +239,14 @@ def run(manifest: Path, perturbations: Sequence[Perturbation], jobs: int = 1,
     rows = [(i, r) for i, r in rows if not only or only in r["image"]][::stride]
     work = [(i, r, tuple(perturbations)) for i, r in rows]
     outcomes: list[Outcome] = []
+    t0 = time.perf_counter()
 
     def collect(results: Iterable[list[Outcome]]) -> None:
         for k, result in enumerate(results, 1):
             outcomes.extend(result)
             if progress:
-                print(f"\r{k}/{len(work)} photos", end="", file=sys.stderr, flush=True)
-        if progress:
-            print(file=sys.stderr)
+                print(f"{k}/{len(work)} photos, {time.perf_counter() - t0:.0f} s",
+                      file=sys.stderr, flush=True)
 
     if jobs <= 1:
         _init(manifest.parent)
@@ -282,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--by-source", action="store_true", help="also a table per source")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="also each photo a perturbation loses (not found, or points lost)")
+    ap.add_argument("--progress", action="store_true",
+                    help="count the photos done on stderr (on anyway at a terminal)")
     args = ap.parse_args(argv)
     if not args.manifest.is_file():
         print(f"no manifest at {args.manifest}", file=sys.stderr)
@@ -296,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     t0 = time.perf_counter()
     outcomes = run(args.manifest, chosen, args.jobs, args.stride, args.only,
-                   progress=sys.stderr.isatty())
+                   progress=args.progress or sys.stderr.isatty())
     wall = time.perf_counter() - t0
     if not outcomes:
         print("no photos to read", file=sys.stderr)

@@ -159,8 +159,9 @@ def turn_points(pts: list[list[float]], shape: tuple[int, ...], deg: int) -> np.
 @dataclasses.dataclass
 class ShotTally:
     """Synthetic shots of boards of ``size`` lines read by `vision.read_board`, against their
-    truth: how many were ``read``, ``found`` (a board at all), ``placed`` (at their size,
-    every grid corner within a quarter cell of the truth's), the intersections ``right``
+    truth: how many were ``read``, ``found`` (a board at all), ``sized`` (found at their
+    size), ``placed`` (at their size, every grid corner within a quarter cell of the
+    truth's), the intersections ``right``
     on the placed ones, the boards read ``perfect``, and the milliseconds each read took.
     Only the ``shown`` intersections count: none a hand hides."""
 
@@ -170,6 +171,7 @@ class ShotTally:
     found: int = 0
     placed: int = 0
     right: int = 0
+    sized: int = 0
     perfect: int = 0
     ms: list[float] = dataclasses.field(default_factory=list)
 
@@ -187,6 +189,7 @@ class ShotTally:
         if reading is None:
             return
         self.found += 1
+        self.sized += reading.size == self.size
         if reading.size != self.size or \
                 corner_error_cells(reading.corners, shot.corners, self.size) > 0.25:
             return
@@ -218,8 +221,19 @@ class ShotTally:
                 f"{self.perfect:7d} {statistics.median(self.ms or [0.0]):7.0f}")
 
 
+    def scene_columns(self) -> str:
+        """Boards, found, found at their size, placed, points right, perfect, median ms: a
+        row's end in `vision_scenes.py`'s table."""
+        return (f"{self.read:6d} {self.found:6d} {self.sized:6d} {self.placed:6d} "
+                f"{self.points:8.2f}% {self.perfect:7d} {statistics.median(self.ms or [0.0]):7.0f}")
+
+
 COLUMNS = f"{'boards':>6} {'found':>6} {'grid':>6} {'points':>9} {'perfect':>7} {'ms':>7}"
 """The heading of `ShotTally.columns`."""
+
+SCENE_COLUMNS = (f"{'boards':>6} {'found':>6} {'sized':>6} {'grid':>6} {'points':>9} "
+                 f"{'perfect':>7} {'ms':>7}")
+"""The heading of `ShotTally.scene_columns`."""
 
 
 def source_of(row: dict[str, object]) -> str:

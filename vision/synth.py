@@ -18,6 +18,7 @@ import numpy as np
 from rules import Position
 
 from . import grid
+from .perturb import Cast, hue_colour
 from .stones import lift_shift
 
 
@@ -60,14 +61,50 @@ class Scene:
     stone_colours: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None
     """The first player's (X) and the second player's (O) stones' colour (BGR), each
     stone within 12 levels of it; None: black and white."""
+    # The scenes below (issue 19's missed kinds) are off by default, and each draws from
+    # its own seeded generator: turning one on leaves the rest of the seed's picture as it was.
+    framing: str = ""
+    """"phone": the view of a phone held over the board's near edge (with ``camera_tilt``,
+    the line of sight to the board's middle that many degrees off vertical): the near edge
+    at the bottom of the frame, the board as wide as the frame, by pitching the camera,
+    not by cropping, so `vision.stones.lift_shift`'s camera still holds. "": the board in
+    the middle (``camera_tilt`` aims at it)."""
+    surface: str = ""
+    """What the board lies on: "" a plain cloth; "dark table" or "light table" (wood with
+    grain; a light table is close to the board's own wood); "grey floor" (light grey
+    tiles)."""
+    feet: bool = False
+    """Two to four feet (socks, shoes, bare) on the table or floor, their toes at the
+    board's edge."""
+    hands: int = 0
+    """More hands reaching in over the board's edges (as ``hand``, from their own draws)."""
+    cast: float = 0.0
+    """A coloured lamp: a colour cast of this strength (`vision.perturb.Cast`: 0.6 is
+    strong) of a hue the seed draws; 0: white light."""
+    flash: bool = False
+    """A flash's hot spot on the board: a blob near white at its core, fading out."""
+    sun: bool = False
+    """Sunlight through a window: two or three bright, warm patches with sharp edges
+    falling across the board."""
+    bevel: bool = False
+    """A bright bevel along the board's edge: a near-white band, a tenth to a quarter of a
+    cell wide, all round the wood."""
+    on_board: str = ""
+    """An object lying on the board over some points: "pen", "phone" or "lid" (upturned,
+    holding prisoners); the points whose middles it covers are hidden."""
+    any_colours: bool = False
+    """Stones of two colours the seed draws (any hues; the first player's darker), instead
+    of ``stone_colours``."""
+    grayscale: bool = False
+    """The photo saved in shades of grey (kept as three equal channels)."""
 
 
 @dataclasses.dataclass(frozen=True)
 class Synthetic:
     """A rendered photo (H, W, 3) uint8 BGR and its truth: the position as seen (top row at
     the top of the image), the homography lattice -> pixels, the grid corners (4, 2), and
-    the points a hand hides (n, n booleans, rows as the position's): no photo shows what
-    stands there."""
+    the points a hand or an object on the board hides (n, n booleans, rows as the
+    position's): no photo shows what stands there."""
 
     image: np.ndarray
     position: Position
@@ -80,12 +117,17 @@ def _wood(rng: np.random.Generator, side: int) -> np.ndarray:
     """A (side, side, 3) float BGR wood texture: a random light wood colour with grain."""
     hue = rng.uniform(0.0, 1.0)
     base = np.array([90 + 60 * hue, 160 + 40 * hue, 205 + 35 * hue])  # BGR, yellow to pale
-    y = np.arange(side, dtype=np.float64)[:, None]
-    x = np.arange(side, dtype=np.float64)[None, :]
-    wobble = cv2.GaussianBlur(rng.normal(0, 1, (side, side)), (0, 0), side / 20)
+    return _grained(rng, (side, side), base)
+
+
+def _grained(rng: np.random.Generator, shape: tuple[int, int], base: np.ndarray) -> np.ndarray:
+    """A (H, W, 3) float BGR wood of colour ``base`` with a random grain."""
+    y = np.arange(shape[0], dtype=np.float64)[:, None]
+    x = np.arange(shape[1], dtype=np.float64)[None, :]
+    wobble = cv2.GaussianBlur(rng.normal(0, 1, shape), (0, 0), max(shape) / 20)
     wobble = wobble / (np.abs(wobble).max() + 1e-9)
     grain = np.sin(2 * np.pi * (y / rng.uniform(9, 25) + 3 * wobble + 0.02 * x / 7))
-    fine = cv2.GaussianBlur(rng.normal(0, 1, (side, side)), (0, 0), 1.0)
+    fine = cv2.GaussianBlur(rng.normal(0, 1, shape), (0, 0), 1.0)
     shade = 1.0 + 0.035 * grain + 0.03 * fine
     out: np.ndarray = base[None, None, :] * shade[:, :, None]
     return out
@@ -220,8 +262,11 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     n = position.width
     rows = position.rows()
     cell = 32
-    board, margin, stones, light = _board(rng, rows, cell, scene.stone_colours)
+    colours = _any_colours(_own(seed, "colours")) if scene.any_colours else scene.stone_colours
+    board, margin, stones, light = _board(rng, rows, cell, colours)
     side = board.shape[0]
+    if scene.bevel:
+        _bevel(_own(seed, "bevel"), board, cell)
     w, h = scene.width, scene.height
     # Where the board's corners land: a square filling most of the shorter side, turned,
     # then each corner moved at random for perspective.
@@ -237,6 +282,12 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     if scene.camera_tilt:
         # The random corners above are drawn anyway: the rest of the picture stays the seed's.
         to_image = _camera(side, (h, w), np.deg2rad(scene.camera_tilt), angle, 0.7 * min(w, h))
+    if scene.framing == "phone":
+        frame = _own(seed, "framing")
+        to_image = _phone(side, (h, w), np.deg2rad(scene.camera_tilt), angle,
+                          frame.uniform(0.9, 0.99), frame.uniform(0.01, 0.06))
+    elif scene.framing:
+        raise ValueError(f"framing is 'phone' or '', not {scene.framing!r}")
     lattice_to_board = np.array([[cell, 0, margin], [0, cell, margin], [0, 0, 1]], dtype=np.float64)
     # A stone's middle is up off the board: a camera that this view could come from sees it
     # moved away from itself, as `vision.stones.lift_shift` expects.
@@ -245,18 +296,33 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
                       for share in _LAYERS], axis=1)  # (point, layer, 2)
     _put_stones(board, stones, [lifts[s.point] for s in stones], cell, light, scene.shadows,
                 scene.lamp)
+    covered: np.ndarray = np.zeros(board.shape[:2], np.float32)
+    if scene.on_board:
+        covered = _object(_own(seed, "object"), board, scene.on_board, cell, margin, n)
     cloth = np.array(rng.uniform(30, 200, 3))
     background = np.empty((h, w, 3), np.float64)
     background[:] = cloth
     background += cv2.GaussianBlur(rng.normal(0, 12, (h, w)), (0, 0), 2)[:, :, None]
+    if scene.surface:
+        background = _surface(_own(seed, "surface"), scene.surface, (h, w))
     warped = cv2.warpPerspective(board.astype(np.float32), to_image, (w, h), flags=cv2.INTER_LINEAR)
     inside = cv2.warpPerspective(np.ones(board.shape[:2], np.float32), to_image, (w, h))
+    wood = grid.apply(to_image.astype(np.float64), src.astype(np.float64))  # its corners
+    if scene.feet:
+        _feet(_own(seed, "feet"), background, wood, cell * _side_seen(wood) / side)
     if scene.bowls:
-        corners = grid.apply(to_image.astype(np.float64), src.astype(np.float64))
-        seen = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
-        _bowls(rng, background, corners, 0.47 * cell * seen / side)  # a stone's radius there
+        _bowls(rng, background, wood, 0.47 * cell * _side_seen(wood) / side)  # a stone's radius
     img = background * (1 - inside[:, :, None]) + warped * inside[:, :, None]
     hand = _hand(rng, img, dst) if scene.hand else np.zeros((h, w), np.float32)
+    more = _own(seed, "hands")
+    for _ in range(scene.hands):
+        hand = np.maximum(hand, _hand(more, img, wood))
+    if scene.on_board:
+        hand = np.maximum(hand, cv2.warpPerspective(covered, to_image, (w, h)))
+    if scene.sun:
+        _sun(_own(seed, "sun"), img, wood)
+    if scene.flash:
+        _flash(_own(seed, "flash"), img, wood)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
     direction = rng.normal(0, 1, 2)
     ramp = (xx * direction[0] + yy * direction[1])
@@ -266,10 +332,14 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
         gx, gy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
         s = rng.uniform(0.05, 0.15) * min(w, h)
         img += rng.uniform(40, 90) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * s * s))[:, :, None]
+    if scene.cast:
+        img *= Cast(float(_own(seed, "cast").uniform(0, 360)), scene.cast).gains()
     sigma = rng.uniform(0.3, max(0.31, scene.blur))
     img = cv2.GaussianBlur(img, (0, 0), sigma)
     img = img + rng.normal(0, scene.noise, img.shape)
     clean = np.clip(img, 0, 255).astype(np.uint8)
+    if scene.grayscale:
+        clean = cv2.cvtColor(cv2.cvtColor(clean, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     ok, buf = cv2.imencode(".jpg", clean, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     assert ok and decoded is not None
@@ -279,6 +349,199 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     at = np.clip(np.rint(grid.apply(hom, grid.lattice(n))).astype(int), 0, [w - 1, h - 1])
     hidden = (hand[at[:, 1], at[:, 0]] >= 0.5).reshape(n, n)
     return Synthetic(out, truth, hom, grid.corners(hom, n), hidden)
+
+
+_OWN = ("colours", "bevel", "framing", "object", "surface", "feet", "hands", "sun", "flash",
+        "cast")
+
+
+def _own(seed: int, part: str) -> np.random.Generator:
+    """The seeded generator of one of a scene's optional parts (`_OWN`), apart from the
+    picture's: turning a part on or off leaves the rest of the seed's picture as it was."""
+    return np.random.default_rng([seed, 19, _OWN.index(part)])
+
+
+def _side_seen(corners: np.ndarray) -> float:
+    """The mean length (px) of the four sides of a quadrilateral (4, 2)."""
+    return float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+
+
+def _any_colours(rng: np.random.Generator) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """Two stone colours (BGR) of any hues: the first a dark one, the second a light one."""
+    def colour(value: float) -> tuple[int, int, int]:
+        sat = rng.uniform(0.3, 1.0)
+        bgr = value * ((1 - sat) + sat * hue_colour(rng.uniform(0, 360)))
+        b, g, r = (int(round(v)) for v in bgr)
+        return b, g, r
+    return colour(rng.uniform(50, 120)), colour(rng.uniform(190, 245))
+
+
+def _bevel(rng: np.random.Generator, board: np.ndarray, cell: int) -> None:
+    """Paint a bright bevel round the edge of the square-on ``board``: a band a tenth to a
+    quarter of a cell wide, near white where the edge is, fading to the wood inside it."""
+    side = board.shape[0]
+    width = cell * rng.uniform(0.1, 0.25)
+    idx = np.arange(side, dtype=np.float64)
+    edge = np.minimum(idx, side - 1 - idx)
+    d = np.minimum(edge[:, None], edge[None, :])  # px from the nearest edge
+    weight = np.clip(1.0 - d / width, 0.0, 1.0) ** 0.5 * rng.uniform(0.75, 0.95)
+    shine = rng.uniform(225, 250) * np.array([0.97, 0.99, 1.0])
+    board[:] = board * (1 - weight[:, :, None]) + shine * weight[:, :, None]
+
+
+def _phone(side: int, shape: tuple[int, int], tilt: float, turn: float, fill: float,
+           low: float) -> np.ndarray:
+    """The homography from a square-on board of ``side`` px to an image of ``shape`` taken
+    by a camera (as `_camera`'s) whose line of sight to the board's middle is ``tilt``
+    radians off vertical over the board's near edge, the board turned by ``turn`` radians,
+    at the distance and pitch where its widest span is ``fill`` of the image's width and
+    its near edge ``low`` of the height above the bottom (the far edge kept in the frame)."""
+    h_img, w_img = shape
+    f = float(max(h_img, w_img))
+    k = np.array([[f, 0, w_img / 2], [0, f, h_img / 2], [0, 0, 1.0]])
+    k_inv = np.linalg.inv(k)
+    src = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float64)
+
+    def pitched(span: float, pitch: float) -> np.ndarray:
+        c, s = np.cos(pitch), np.sin(pitch)
+        turned = k @ np.array([[1, 0, 0], [0, c, -s], [0, s, c]]) @ k_inv
+        out: np.ndarray = turned @ _camera(side, shape, -tilt, turn, span)
+        out /= out[2, 2]
+        return out
+
+    span, pitch, want = 0.7 * min(shape), 0.0, fill
+    for _ in range(40):
+        lo, hi = -0.6, 0.6  # pitch (radians): the near edge moves down as the pitch falls
+        for _ in range(40):
+            pitch = (lo + hi) / 2
+            if grid.apply(pitched(span, pitch), src)[:, 1].max() < h_img * (1 - low):
+                hi = pitch
+            else:
+                lo = pitch
+        seen = grid.apply(pitched(span, pitch), src)
+        if seen[:, 1].min() < 0.02 * h_img:  # the far edge out of the frame: step back
+            want *= 0.97
+        span *= want * w_img / float(np.ptp(seen[:, 0]))
+    return pitched(span, pitch)
+
+
+def _object(rng: np.random.Generator, board: np.ndarray, kind: str, cell: int,
+            margin: float, n: int) -> np.ndarray:
+    """Paint an object ``kind`` ("pen", "phone" or "lid") lying on the square-on ``board``
+    over some of its ``n`` lines' points (``cell`` px apart from ``margin``); returns how
+    much it covers each pixel of the board, 0 to 1."""
+    mask: np.ndarray = np.zeros(board.shape[:2], np.float32)
+    at = margin + cell * rng.uniform(0.2, 0.8, 2) * (n - 1)
+    angle = rng.uniform(0, np.pi)
+    along = np.array([np.cos(angle), np.sin(angle)])
+    if kind == "pen":
+        half = along * cell * rng.uniform(2.5, 4.0)
+        a, b = tuple(int(v) for v in at - half), tuple(int(v) for v in at + half)
+        thick = max(2, int(cell * rng.uniform(0.25, 0.35)))
+        body = [(150, 60, 20), (30, 30, 30), (40, 40, 190), (190, 190, 190)][rng.integers(4)]
+        cv2.line(mask, a, b, 1.0, thick)
+        cv2.line(board, a, b, body, thick, cv2.LINE_AA)
+        cv2.line(board, a, b, tuple(min(255, 1.6 * v + 40) for v in body), max(1, thick // 4),
+                 cv2.LINE_AA)  # the shine along it
+    elif kind == "phone":
+        box = ((float(at[0]), float(at[1])), (cell * rng.uniform(2.2, 2.6), cell * rng.uniform(4.5, 5.2)),
+               float(np.rad2deg(angle)))
+        outline = cv2.boxPoints(box).astype(np.int32)
+        screen = cv2.boxPoints((box[0], (box[1][0] * 0.88, box[1][1] * 0.9), box[2])).astype(np.int32)
+        cv2.fillPoly(mask, [outline], 1.0)
+        rim = rng.uniform(60, 180)
+        cv2.fillPoly(board, [outline], (rim, rim, rim), cv2.LINE_AA)
+        glass = rng.uniform(15, 35)
+        cv2.fillPoly(board, [screen], (glass + 10, glass, glass), cv2.LINE_AA)
+    elif kind == "lid":
+        radius = cell * rng.uniform(2.2, 2.8)
+        centre = tuple(int(v) for v in at)
+        wood = (rng.uniform(40, 90), rng.uniform(70, 120), rng.uniform(110, 160))
+        cv2.circle(mask, centre, int(radius), 1.0, -1)
+        cv2.circle(board, centre, int(radius), wood, -1, cv2.LINE_AA)
+        cv2.circle(board, centre, int(radius * 0.85), tuple(0.7 * v for v in wood), -1, cv2.LINE_AA)
+        for _ in range(int(rng.integers(2, 7))):  # prisoners in it
+            r, t = radius * 0.5 * np.sqrt(rng.uniform()), rng.uniform(0, 2 * np.pi)
+            grey = rng.uniform(15, 40) if rng.uniform() < 0.5 else rng.uniform(215, 240)
+            stone = (int(at[0] + r * np.cos(t)), int(at[1] + r * np.sin(t)))
+            cv2.circle(board, stone, int(0.45 * cell), (grey, grey, grey), -1, cv2.LINE_AA)
+    else:
+        raise ValueError(f"an object on the board is a pen, a phone or a lid, not {kind!r}")
+    return mask
+
+
+def _surface(rng: np.random.Generator, kind: str, shape: tuple[int, int]) -> np.ndarray:
+    """What the board lies on, (H, W, 3) float BGR: a "dark table", a "light table" or a
+    "grey floor" of tiles."""
+    if kind == "dark table":
+        return _grained(rng, shape, np.array([rng.uniform(20, 40), rng.uniform(30, 55),
+                                              rng.uniform(45, 85)]))
+    if kind == "light table":
+        return _grained(rng, shape, np.array([rng.uniform(120, 170), rng.uniform(165, 200),
+                                              rng.uniform(195, 235)]))
+    if kind == "grey floor":
+        h, w = shape
+        grey = rng.uniform(150, 195)
+        out: np.ndarray = np.empty((h, w, 3), np.float64)
+        out[:] = grey * np.array([rng.uniform(0.97, 1.03), 1.0, rng.uniform(0.97, 1.03)])
+        out += cv2.GaussianBlur(rng.normal(0, 6, shape), (0, 0), 1.5)[:, :, None]
+        tile = rng.uniform(0.25, 0.45) * min(shape)
+        x0, y0 = rng.uniform(0, tile, 2)
+        for x in np.arange(x0, w, tile):  # the grout between tiles
+            cv2.line(out, (int(x), 0), (int(x), h), (0.8 * grey,) * 3, 2)
+        for y in np.arange(y0, h, tile):
+            cv2.line(out, (0, int(y)), (w, int(y)), (0.8 * grey,) * 3, 2)
+        return out
+    raise ValueError(f"a surface is a dark table, a light table or a grey floor, not {kind!r}")
+
+
+def _feet(rng: np.random.Generator, img: np.ndarray, corners: np.ndarray, cell: float) -> None:
+    """Paint two to four feet (``cell`` px a board's cell there) on the table or floor
+    ``img``, each beside a side of the board whose wood corners (4, 2) are given, toes to
+    the edge, pointing at the board (the board drawn later covers what lies under it)."""
+    centre = corners.mean(axis=0)
+    for k in rng.choice(4, size=int(rng.integers(2, 5)), replace=False):
+        a, b = corners[k], corners[(k + 1) % 4]
+        toe = a + (b - a) * rng.uniform(0.2, 0.8)
+        out = (toe - centre) / (np.linalg.norm(toe - centre) + 1e-9)
+        length, width = cell * rng.uniform(9, 12), cell * rng.uniform(3.5, 4.5)
+        mid = toe + out * (length / 2 - cell * rng.uniform(0.0, 0.5))
+        angle = float(np.rad2deg(np.arctan2(out[1], out[0])))
+        colour = [(rng.uniform(20, 60),) * 3, (rng.uniform(200, 240),) * 3,
+                  (rng.uniform(120, 170), rng.uniform(150, 190), rng.uniform(200, 235)),
+                  tuple(rng.uniform(40, 200, 3))][rng.integers(4)]  # dark, white, bare, any
+        cv2.ellipse(img, ((float(mid[0]), float(mid[1])), (length, width), angle),
+                    tuple(float(v) for v in colour), -1, cv2.LINE_AA)
+
+
+def _sun(rng: np.random.Generator, img: np.ndarray, corners: np.ndarray) -> None:
+    """Light ``img`` with two or three warm, sharp-edged patches of sunlight (window panes
+    seen slanted) falling across the board whose corners (4, 2) are given."""
+    h, w = img.shape[:2]
+    lit: np.ndarray = np.zeros((h, w), np.float32)
+    span = _side_seen(corners)
+    slant = rng.uniform(-0.6, 0.6)
+    for _ in range(int(rng.integers(2, 4))):
+        at = corners.mean(axis=0) + rng.uniform(-0.4, 0.4, 2) * span
+        pw, ph = span * rng.uniform(0.15, 0.35), span * rng.uniform(0.2, 0.5)
+        pane = np.array([[0, 0], [pw, 0], [pw + slant * ph, ph], [slant * ph, ph]]) + at
+        cv2.fillPoly(lit, [pane.astype(np.int32)], 1.0, cv2.LINE_AA)
+    lit = cv2.GaussianBlur(lit, (0, 0), 1.5)
+    gain = rng.uniform(1.5, 1.9) * np.array([0.9, 1.0, 1.08])
+    img *= 1 + lit[:, :, None] * (gain - 1)
+
+
+def _flash(rng: np.random.Generator, img: np.ndarray, corners: np.ndarray) -> None:
+    """Add a flash's hot spot to ``img`` on the board whose corners (4, 2) are given: a
+    small core past white and a wide halo."""
+    h, w = img.shape[:2]
+    span = _side_seen(corners)
+    at = corners.mean(axis=0) + rng.uniform(-0.3, 0.3, 2) * span
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
+    r2 = (xx - at[0]) ** 2 + (yy - at[1]) ** 2
+    core, halo = span * rng.uniform(0.04, 0.08), span * rng.uniform(0.15, 0.3)
+    img += (rng.uniform(150, 250) * np.exp(-r2 / (2 * core ** 2))
+            + rng.uniform(40, 80) * np.exp(-r2 / (2 * halo ** 2)))[:, :, None]
 
 
 def _seen(position: Position, drawn: np.ndarray, upright: np.ndarray, n: int) -> Position:
