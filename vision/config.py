@@ -154,6 +154,14 @@ class StoneConfig:
     (on synthetic boards seen from 65 degrees, 99.38% of the intersections right against
     96.68% at 0.35). On the real photos 0.2, 0.25 and 0.35 left 11, 11 and 12 of 17,358
     intersections wrong."""
+    disc_apart: float = 0.03
+    """A point read as a stone is read surely only if one at least of the four cell centres
+    around it differs from it in colour (Lab distance) by this share of the board's wood
+    lightness or more (`vision.stones._disc_like`): a stone is a disc, and between discs
+    something else shows. On the real photos the nearest centre of a black stone lies
+    0.016 off at the least, 0.052 for 99.5% of them, of a white one 0.052 and 0.060; of
+    the points under an object lying on synthetic boards that were read as stones, half
+    lie 0.000 off, 90% under 0.007."""
     wood_radius: float = 0.12
     """Radius (cells) of the disc sampled at a cell centre, taken as bare wood."""
     black_drop: float = 0.30
@@ -162,6 +170,15 @@ class StoneConfig:
     """A point this much lighter than the wood (share of wood lightness) may be white."""
     white_chroma_drop: float = 0.45
     """A point whose chroma falls below this share of the wood's may be white."""
+    white_wood_chroma: float = 12.0
+    """A point is white by its chroma dropping (`white_chroma_drop`) only where the wood
+    around it is at least this coloured (Lab chroma): grey wood, or a grayscale photo, has
+    no colour to lose, and on pale wood (chroma 4 to 14 on the real photos) the drop is
+    within what noise, JPEG and a white stone's own tint give (white stones there show up
+    to 12, bluish in daylight, 25 under a blue lamp). On the real photos 3 white stones
+    rely on chroma alone, all on wood of chroma 21; on a grayscale copy of them, without
+    this test, 991 empty points read white (16,187 of 17,358 right); with it 15 points are
+    wrong, against 4 in colour."""
     wood_colour: tuple[float, float] = (0.8, 25.0)
     """A cell centre at least this share as coloured (Lab chroma) as the board's most
     coloured quarter of centres, and within this many degrees of their hue, is bare wood

@@ -17,6 +17,10 @@ colour: where the stones fall into two clusters of different tints, not grey one
 than the wood and others lighter, each point is read as the nearest of the wood and the two
 clusters, the darker cluster black unless the player says otherwise (`_two_sets`).
 
+A stone is a disc on its point: where a point looks the same as all four cell centres around
+it (an object lying on the board, a hand), a stone read there is not read surely
+(`flat_doubt`).
+
 A reading must make sense as Go: a string with no liberties on a photographed board is a
 misreading to resolve where a stone around it was read with doubt: the least certain one is
 re-read as empty (`resolve_captured`). Read surely, it is a capture whose stones have not
@@ -424,6 +428,22 @@ def _shadowed(f: PointFeatures, stones: np.ndarray, level: float,
     return out
 
 
+def _disc_like(f: PointFeatures, level: float, cfg: StoneConfig) -> np.ndarray:
+    """How plainly each point (size, size) is a disc on its point rather than part of
+    something flat and wide (positive: it is): a stone is round, and at one at least of
+    the four cell centres around it, between discs, something else shows (the wood, the
+    gap between stones), ``cfg.disc_apart`` of the board's wood lightness ``level`` away
+    from it in colour (Lab). An object lying on the board, a hand, a patch of glare
+    looks the same at a point and at all four centres around it."""
+    n = f.light.shape[0]
+    point = np.concatenate([f.light[..., None], f.tint], axis=-1)
+    centre = np.concatenate([f.centre_light[..., None], f.centre_tint], axis=-1)
+    nearest = np.min([np.linalg.norm(point - centre[dy:dy + n, dx:dx + n], axis=-1)
+                      for dy in (0, 1) for dx in (0, 1)], axis=0) / max(level, 1.0)
+    out: np.ndarray = (nearest - cfg.disc_apart) / cfg.disc_apart
+    return out
+
+
 def _judge(f: PointFeatures, wood_light: np.ndarray, wood_chroma: np.ndarray,
            black_light: np.ndarray, wood_level: float,
            cfg: StoneConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -435,7 +455,9 @@ def _judge(f: PointFeatures, wood_light: np.ndarray, wood_chroma: np.ndarray,
     rel_black = (f.light - black_light) / np.maximum(black_light, 1.0)
     black = (-rel_black - cfg.black_drop) / cfg.black_drop
     white_l = (rel_light - cfg.white_rise) / cfg.white_rise
-    white_c = (cfg.white_chroma_drop - rel_chroma) / cfg.white_chroma_drop
+    # Colour lost tells only where the wood had colour to lose (not grey wood, a grey photo).
+    white_c = np.where(wood_chroma >= cfg.white_wood_chroma,
+                       (cfg.white_chroma_drop - rel_chroma) / cfg.white_chroma_drop, -1.0)
     white = np.where(rel_light > -cfg.black_drop / 2, np.maximum(white_l, white_c), -1.0)
     # The cross of grid lines plainly seen at a point: nothing stands on it.
     crossed = (f.lines / max(wood_level, 1.0) - cfg.line_seen) / cfg.line_seen
@@ -578,8 +600,20 @@ def _nearer(chosen: np.ndarray, other: np.ndarray) -> np.ndarray:
 def read_stones(image: np.ndarray, homography: np.ndarray, size: int,
                 cfg: StoneConfig = STONES) -> tuple[np.ndarray, np.ndarray]:
     """Labels and confidences (size, size), row 0 at the top, for the grid ``homography``."""
-    labels, conf = classify(features(image, homography, size, cfg), cfg)
-    return resolve_captured(labels, conf, cfg.resolve_below)
+    f = features(image, homography, size, cfg)
+    labels, conf = resolve_captured(*classify(f, cfg), cfg.resolve_below)
+    return labels, flat_doubt(f, labels, conf, cfg)
+
+
+def flat_doubt(f: PointFeatures, labels: np.ndarray, conf: np.ndarray,
+               cfg: StoneConfig = STONES) -> np.ndarray:
+    """``conf`` no higher at a point read as a stone than how plainly it is a disc on its
+    point (`_disc_like`): the labels stay as read, but a stone read where something flat
+    and wide lies (an object, a hand, glare) is not read surely."""
+    level = float(np.median(f.centre_light[1:-1, 1:-1]))
+    disc = np.clip(0.5 + 0.5 * np.tanh(2.0 * _disc_like(f, level, cfg)), 0.0, 1.0)
+    out: np.ndarray = np.where(labels != EMPTY, np.minimum(conf, disc), conf)
+    return out
 
 
 def _strings(labels: np.ndarray) -> list[tuple[list[tuple[int, int]], bool]]:
