@@ -80,7 +80,7 @@ def test_no_board_exits_3_with_one_line(tmp_path, capsys) -> None:
 def test_a_file_that_is_no_image_is_a_usage_error(tmp_path, capsys) -> None:
     bogus = tmp_path / "notes.txt"
     bogus.write_text("not a photo")
-    assert main(["snap", str(bogus)]) == 1
+    assert main(["snap", str(bogus)]) == 2
     assert "notes.txt" in capsys.readouterr().err
 
 
