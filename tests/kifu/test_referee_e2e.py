@@ -5,10 +5,12 @@ winner."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
 import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +46,12 @@ def recordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path
     return done
 
 
-def served_score(path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
-    """The score ``kifu serve`` shows for the record."""
-    args = build_parser().parse_args(["serve", str(path), "--port", "0", "--quiet"])
+@contextlib.contextmanager
+def serving(capsys: pytest.CaptureFixture[str], *argv: str
+            ) -> Iterator[tuple[str, threading.Thread]]:
+    """``kifu serve ARGV --port 0 --quiet`` running in a thread: its address and the thread,
+    stopped afterwards."""
+    args = build_parser().parse_args(["serve", *argv, "--port", "0", "--quiet"])
     stop = threading.Event()
     t = threading.Thread(target=cmd_serve, args=(args, stop))
     t.start()
@@ -59,16 +64,28 @@ def served_score(path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, An
                     url = line.split(" at ")[-1]
             time.sleep(0.05)
         assert url, "kifu serve did not say where it is"
-        state: dict[str, Any] = {}
-        while time.monotonic() < deadline and not state.get("score"):
-            with urllib.request.urlopen(f"{url}api/v1/boards/{path.stem}", timeout=5) as r:
-                state = json.loads(r.read())
-            time.sleep(0.1)
-        score: dict[str, Any] = state["score"]
-        return score
+        yield url, t
     finally:
         stop.set()
         t.join(5)
+
+
+def served_state(url: str, board: str, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The board's JSON from the server at ``url`` once ``done`` says so (10 s at most)."""
+    deadline = time.monotonic() + 10
+    state: dict[str, Any] = {}
+    while time.monotonic() < deadline and not done(state):
+        with urllib.request.urlopen(f"{url}api/v1/boards/{board}", timeout=5) as r:
+            state = json.loads(r.read())
+        time.sleep(0.05)
+    return state
+
+
+def served_score(path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """The score ``kifu serve`` shows for the record."""
+    with serving(capsys, str(path)) as (url, _):
+        score: dict[str, Any] = served_state(url, path.stem, lambda s: bool(s.get("score")))["score"]
+        return score
 
 
 def replayed_score(path: Path, capsys: pytest.CaptureFixture[str], *options: str
@@ -114,27 +131,8 @@ def test_serve_waits_for_a_record_not_written_yet_with_wait(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "later.sgf"
-    args = build_parser().parse_args(["serve", str(path), "--port", "0", "--quiet", "--wait",
-                                      "--interval", "0.05"])
-    stop = threading.Event()
-    t = threading.Thread(target=cmd_serve, args=(args, stop))
-    t.start()
-    try:
-        deadline = time.monotonic() + 10
-        url = None
-        while url is None and time.monotonic() < deadline:
-            for line in capsys.readouterr().out.splitlines():
-                if "showing 1 board at " in line:
-                    url = line.split(" at ")[-1]
-            time.sleep(0.05)
-        assert url and t.is_alive()
+    with serving(capsys, str(path), "--wait", "--interval", "0.05") as (url, t):
+        assert t.is_alive()
         path.write_bytes(b"(;GM[1]SZ[9];B[ee];W[cc])")
-        state: dict[str, Any] = {}
-        while time.monotonic() < deadline and state.get("number") != 2:
-            with urllib.request.urlopen(f"{url}api/v1/boards/later", timeout=5) as r:
-                state = json.loads(r.read())
-            time.sleep(0.05)
+        state = served_state(url, "later", lambda s: s.get("number") == 2)
         assert state["last_move"] == "C7"
-    finally:
-        stop.set()
-        t.join(5)
