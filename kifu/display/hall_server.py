@@ -16,7 +16,6 @@ live; everyone else sees them ``Hall.delay`` seconds late):
 
 from __future__ import annotations
 
-import hmac
 import json
 import secrets
 import threading
@@ -27,8 +26,9 @@ from importlib import resources
 from aiohttp import web
 
 from ..hall import Hall, board_picture
-from .feed import Feed, Message
-from .web import Timeouts, WebServer, error, json_response, reply
+from .feed import Feed
+from .policy import carries_token, event_seq
+from .web import Timeouts, WebServer, error, json_response, reply, sse_frame
 
 API = "/api/v1"
 TICK = 0.25
@@ -121,15 +121,8 @@ class HallServer(WebServer):
 
     def organiser(self, request: web.Request) -> bool:
         """Does the request carry the organiser's token?"""
-        given = request.query.get("token", "")
-        header = request.headers.get("Authorization", "")
-        if header.lower().startswith("bearer "):
-            given = header[7:].strip()
-        return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
-
-    def _last_seen(self, event_id: str | None) -> int | None:
-        epoch, _, seq = (event_id or "").partition(".")
-        return int(seq) if epoch == self.epoch and seq.isdigit() else None
+        return carries_token(request.headers.get("Authorization"), request.query.get("token"),
+                             self.token)
 
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
         if request.method not in ("GET", "HEAD"):
@@ -153,8 +146,8 @@ class HallServer(WebServer):
             only = request.query.get("board")
             feed = self.live if live else self.public
             return await self.event_stream(
-                request, feed, self._last_seen(request.headers.get("Last-Event-ID")),
-                lambda m: self._frame(m) if only is None or m.board_id == only else b"")
+                request, feed, event_seq(request.headers.get("Last-Event-ID"), self.epoch),
+                lambda m: sse_frame(self.epoch, m) if only is None or m.board_id == only else b"")
         with self.lock:
             if rest == ["boards"]:
                 return json_response(200, self.hall.views(now, live=live))
@@ -192,9 +185,6 @@ class HallServer(WebServer):
                 return error(400, str(exc))
             return reply(200, svg.encode(), "image/svg+xml")
         return error(404, f"nothing at {request.path}")
-
-    def _frame(self, m: Message) -> bytes:
-        return b"id: %s.%d\nevent: board\ndata: %s\n\n" % (self.epoch.encode(), m.seq, m.data)
 
 
 __all__ = ["HallServer"]

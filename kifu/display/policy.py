@@ -16,6 +16,7 @@ as plain functions of the request's headers and the address the server is bound 
 from __future__ import annotations
 
 import dataclasses
+import hmac
 import ipaddress
 import json
 import re
@@ -189,3 +190,19 @@ def parse_json(body: bytes, max_depth: int = MAX_DEPTH) -> Any:
     if depth > max_depth:
         raise ValueError(f"JSON nested {depth} deep; at most {max_depth}")
     return json.loads(text)
+
+
+def carries_token(header: str | None, query_token: str | None, token: str) -> bool:
+    """Does a request carry ``token``, as a bearer token in ``header`` (its Authorization)
+    or else as ``?token=``? Compared in constant time."""
+    given = query_token or ""
+    if header and header.lower().startswith("bearer "):
+        given = header[7:].strip()
+    return bool(given) and hmac.compare_digest(given.encode(), token.encode())
+
+
+def event_seq(event_id: str | None, epoch: str) -> int | None:
+    """The feed number in a viewer's ``Last-Event-ID`` (``EPOCH.SEQ``), or None when it is
+    missing, malformed or from another run of the server (another ``epoch``)."""
+    run, _, seq = (event_id or "").partition(".")
+    return int(seq) if run == epoch and seq.isdigit() else None

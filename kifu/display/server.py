@@ -30,7 +30,6 @@ page need the token too (``?token=`` or the bearer header): they show the room.
 
 from __future__ import annotations
 
-import hmac
 import json
 import secrets
 from collections.abc import Iterable
@@ -43,9 +42,9 @@ from aiohttp import web
 from rules import Color
 
 from .feed import Feed, Message
-from .policy import parse_json
+from .policy import carries_token, event_seq, parse_json
 from .state import CommandError, LiveBoard, Snapshot
-from .web import Timeouts, WebServer, error, json_response, reply
+from .web import Timeouts, WebServer, error, json_response, reply, sse_frame
 
 API = "/api/v1"
 
@@ -151,17 +150,11 @@ class DisplayServer(WebServer):
     def last_seen(self, event_id: str | None) -> int | None:
         """The feed number in a viewer's ``Last-Event-ID`` (``EPOCH.SEQ``), or None when
         it is missing, malformed or from another run of the server."""
-        epoch, _, seq = (event_id or "").partition(".")
-        if epoch != self.epoch or not seq.isdigit():
-            return None
-        return int(seq)
+        return event_seq(event_id, self.epoch)
 
     def authorised(self, header: str | None, query_token: str | None) -> bool:
         """Does the request carry the token (as a bearer token, or ``?token=``)?"""
-        given = query_token or ""
-        if header and header.lower().startswith("bearer "):
-            given = header[7:].strip()
-        return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
+        return carries_token(header, query_token, self.token)
 
     def _authorised(self, request: web.Request) -> bool:
         return self.authorised(request.headers.get("Authorization"),
@@ -209,7 +202,7 @@ class DisplayServer(WebServer):
                 return error(404, f"no board {only!r}")
             return await self.event_stream(
                 request, self.feed, self.last_seen(request.headers.get("Last-Event-ID")),
-                lambda m: _frame(self.epoch, m) if only is None or m.board_id == only else b"")
+                lambda m: sse_frame(self.epoch, m) if only is None or m.board_id == only else b"")
         if rest[0] != "boards":
             return error(404, f"nothing at {request.path}")
         if len(rest) == 1:
@@ -292,6 +285,3 @@ class DisplayServer(WebServer):
             return error(exc.status, str(exc))
         return json_response(200, board.snapshot.to_json())
 
-
-def _frame(epoch: str, m: Message) -> bytes:
-    return b"id: %s.%d\nevent: board\ndata: %s\n\n" % (epoch.encode(), m.seq, m.data)

@@ -107,6 +107,12 @@ def reply(status: int, body: bytes, ctype: str, headers: dict[str, str] | None =
     return web.Response(status=status, body=body, headers=h)
 
 
+def sse_frame(epoch: str, m: Message) -> bytes:
+    """A feed message as one ``board`` server-sent event, its id ``EPOCH.SEQ`` (see
+    `kifu.display.policy.event_seq`)."""
+    return b"id: %s.%d\nevent: board\ndata: %s\n\n" % (epoch.encode(), m.seq, m.data)
+
+
 def _listen(host: str, port: int) -> socket.socket:
     """A listening TCP socket on ``host``:``port``; OSError naming both."""
     try:
