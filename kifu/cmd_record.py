@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
-import importlib
 import math
 import queue
 import sys
@@ -35,7 +34,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rules import PRESETS, ROTATIONS, Color, Game, Observation, Point, preset
 
@@ -47,11 +46,16 @@ from .display.camera import CameraView
 from .display.server import DisplayServer, parse_address
 from .display.state import BoardSink, LiveBoard
 from .mqtt import BoardPublisher, BrokerUrl, check_board_id, seq_file
-from .session import HELP, Command, Item, Session, load_script, parse_command, resume
+from .session import (
+    HELP, Command, Item, Session, load_script, parse_command, resume, verb,
+)
 from .sgf import Setup, rules_for
 from .sgf import parse as parse_sgf
 from .sinks import SgfWriter, Sink, SpokenAnnouncer, TerminalAnnouncer
 from .tracker import MAX_HIDDEN, Kind, Output, Tracker
+
+if TYPE_CHECKING:  # (imported where used: the serial path needs pyserial)
+    from firmware_bridge.simulator import RealTimeBoard
 
 
 def register(sub: Any) -> None:
@@ -250,20 +254,29 @@ def _check_still_hold(interval: float, stable: float) -> None:
             f"still that long; {fix} a longer --frame-interval")
 
 
-def _serial_readings(spec: str, size: int = 19) -> tuple[Iterator[Observation], Any]:
+def _serial_readings(
+    spec: str, size: int = 19,
+) -> tuple[Iterator[Observation], RealTimeBoard | None]:
     """Readings of a sensor board; and the simulated board for ``sim`` (else None), of
-    ``size``. The port is opened at once (ValueError naming it if it cannot be)."""
-    client: Any = importlib.import_module("firmware_bridge.client")
-    errors: Any = importlib.import_module("firmware_bridge.errors")
+    ``size``. The port is opened at once (ValueError naming it if it cannot be, or if
+    pyserial, which the serial path needs, is not installed)."""
+    try:
+        from firmware_bridge.client import board_for
+        from firmware_bridge.errors import BoardNotFound, ConnectionLost
+        from firmware_bridge.simulator import RealTimeBoard
+    except ModuleNotFoundError as exc:
+        if exc.name != "serial":
+            raise
+        raise ValueError(f"--serial {spec}: pyserial is not installed "
+                         f"(pip install pyserial)") from None
     sim = None
     if spec == "sim":
-        simulator: Any = importlib.import_module("firmware_bridge.simulator")
-        sim = simulator.RealTimeBoard(size)
+        sim = RealTimeBoard(size)
         spec = sim.port
-    board = client.board_for(spec)
+    board = board_for(spec)
     try:
         board.open()
-    except (errors.BoardNotFound, errors.ConnectionLost) as exc:
+    except (BoardNotFound, ConnectionLost) as exc:
         if sim is not None:
             sim.close()
         raise ValueError(f"serial {spec}: {exc}") from None
@@ -279,7 +292,7 @@ def _serial_readings(spec: str, size: int = 19) -> tuple[Iterator[Observation], 
     return readings(), sim
 
 
-def _sim_command(sim: Any, line: str) -> str | None:
+def _sim_command(sim: RealTimeBoard, line: str) -> str | None:
     """Carry out ``place D4 b`` / ``lift D4`` on the simulated board; None if the line is
     not such a command. The answer otherwise (``ok`` or ``error ...``)."""
     words = line.split()
@@ -321,7 +334,7 @@ def _display(
     names = (properties.get("PB", "Black"), properties.get("PW", "White"))
 
     def on_command(name: str, color: Color | None) -> None:
-        commands.put(Command(name, color))
+        commands.put(Command(verb(name), color))
 
     def on_orientation(degrees: int) -> None:
         commands.put(Command("orient", degrees=degrees))
@@ -379,7 +392,8 @@ def _until(done: Callable[[], bool], timeout: float) -> None:
 
 
 def _keyboard(
-    commands: queue.Queue[Command], stream: TextIO, err: TextIO, sim: Any = None,
+    commands: queue.Queue[Command], stream: TextIO, err: TextIO,
+    sim: RealTimeBoard | None = None,
     session: Session | None = None, stop: threading.Event | None = None,
 ) -> None:
     """Read commands from ``stream`` (a terminal or a pipe) until its end, and queue them

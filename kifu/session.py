@@ -29,7 +29,7 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Union
+from typing import Literal, NoReturn, Union, get_args
 
 from rules import (
     Color, Game, IllegalMove, MovePlayed, Observation, Passed, Phase, Point, Ruleset,
@@ -49,6 +49,27 @@ from .sinks import Sink
 from .tracker import Announcement, Kind, Oriented, Output, Tracker
 
 
+Verb = Literal["pass", "resign", "done", "orient", "undo", "set", "order"]
+"""What a `Command` asks: the words of the keyboard's commands (``rotate`` says ``orient``;
+``p``, ``score`` and ``count`` are other words for ``pass`` and ``done``)."""
+
+VERBS: tuple[Verb, ...] = get_args(Verb)
+
+
+def _unknown(kind: NoReturn) -> NoReturn:
+    """(mypy: every `Verb` is handled before this; ``typing.assert_never`` is 3.11+.)"""
+    raise AssertionError(f"unhandled command {kind!r}")
+
+
+def verb(word: str) -> Verb:
+    """``word`` as a `Verb` (the page's and the keyboard's command names); ValueError
+    naming it for any other word."""
+    for v in VERBS:
+        if v == word:
+            return v
+    raise ValueError(f"unknown command {word!r}: expected one of {', '.join(VERBS)}")
+
+
 @dataclasses.dataclass(frozen=True)
 class Command:
     """Something a player says rather than shows: ``pass``, ``resign`` (``color`` says
@@ -58,19 +79,16 @@ class Command:
     stone of ``color``, None for empty) or ``order`` (the last moves recorded were played
     in the order of ``vertices``: `Tracker.reorder`)."""
 
-    kind: str
+    kind: Verb
     color: Color | None = None
     degrees: int | None = None
     vertex: str | None = None
     vertices: tuple[str, ...] = ()
 
-    KINDS = ("pass", "resign", "done", "orient", "undo", "set", "order")
+    KINDS = VERBS
 
     def __post_init__(self) -> None:
-        if self.kind not in self.KINDS:
-            raise ValueError(
-                f"unknown command {self.kind!r}: expected one of {', '.join(self.KINDS)}"
-            )
+        verb(self.kind)  # (a Verb for mypy; checked here for callers it does not see)
         if (self.kind == "orient") != (self.degrees is not None):
             needs = "an angle" if self.kind == "orient" else "no angle"
             raise ValueError(f"the command {self.kind} takes {needs}")
@@ -86,6 +104,7 @@ class Command:
 
 Item = Union[Observation, Command]
 
+_SYNONYMS = {"p": "pass", "score": "done", "count": "done", "rotate": "orient"}
 _COLOURS = {"b": Color.BLACK, "black": Color.BLACK, "w": Color.WHITE, "white": Color.WHITE}
 _EMPTY = ("e", "empty", ".", "none")
 HELP = ("pass | pass B | resign W | done | undo | set D4 black|white|empty | rotate 90 | "
@@ -101,8 +120,7 @@ def parse_command(line: str) -> Command:
     words = line.strip().lower().split()
     if not words:
         raise ValueError("empty command")
-    kind = {"p": "pass", "score": "done", "count": "done", "rotate": "orient"}.get(
-        words[0], words[0])
+    kind = verb(_SYNONYMS.get(words[0], words[0]))
     if kind == "set":
         if len(words) != 3 or not (words[2] in _COLOURS or words[2] in _EMPTY):
             raise ValueError(f"cannot read the command {line.strip()!r}: try 'set D4 black', "
@@ -326,12 +344,18 @@ class Session:
             self.readings += 1
             self.last_reading = rotate_observation(item, self.orientation)
             self._feed(self.last_reading)
-        elif item.kind == "orient":
+        else:
+            self._command(item)
+        self._phase_changed(phase)
+
+    def _command(self, item: Command) -> None:
+        kind = item.kind
+        if kind == "orient":
             assert item.degrees is not None
             self.orient(item.degrees)
-        elif item.kind == "pass":
+        elif kind == "pass":
             self._pass(item.color)
-        elif item.kind == "order":
+        elif kind == "order":
             try:
                 points = [Point.from_gtp(v, height=self.game.height, width=self.game.width)
                           for v in item.vertices]
@@ -339,19 +363,20 @@ class Session:
                 self._emit([Announcement(Kind.REFUSED, f"order: {exc}")])
             else:
                 self._emit(self.tracker.reorder(points))
-        elif item.kind == "resign":
+        elif kind == "resign":
             self._emit(self.tracker.resign(item.color or self.game.to_move))
-        elif item.kind == "undo":
+        elif kind == "undo":
             self._emit(self.undo())
-        elif item.kind == "set":
+        elif kind == "set":
             assert item.vertex is not None
             self.set_point(item.vertex, item.color)
-        else:
+        elif kind == "done":
             try:
                 self._emit(self.tracker.finish())
             except ValueError as exc:
                 self._emit([Announcement(Kind.REFUSED, f"cannot count yet: {exc}")])
-        self._phase_changed(phase)
+        else:
+            _unknown(kind)
 
     def announce(self, kind: Kind, text: str) -> None:
         """Say something that no reading or command made happen (the camera's warning

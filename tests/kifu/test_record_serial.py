@@ -3,8 +3,11 @@ the same tracker, referee and SGF as a camera."""
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from firmware_bridge.simulator import RealTimeBoard
 from kifu.cmd_record import _serial_readings, _sim_command
@@ -52,3 +55,14 @@ def test_keyboard_lines_drive_the_simulated_board() -> None:
         assert _sim_command(sim, "pass") is None  # a referee command, not the board's
         assert "error" in str(_sim_command(sim, "place Z99 b"))
         assert "error" in str(_sim_command(sim, "place D4 red"))
+
+
+def test_without_pyserial_the_serial_path_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The serial path is imported as any module (so mypy checks it); without pyserial,
+    ``--serial`` is a usage error naming what is missing, not a traceback."""
+    for name in ("serial", "serial.tools", "serial.tools.list_ports"):
+        monkeypatch.setitem(sys.modules, name, None)
+    for name in ("firmware_bridge.client", "firmware_bridge.ports"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    with pytest.raises(ValueError, match=r"--serial sim: pyserial is not installed"):
+        _serial_readings("sim")
