@@ -235,16 +235,18 @@ def resume(data: bytes, rules: Ruleset, name: str = "<sgf>", komi: float | None 
     """The game an SGF record holds, replayed through the referee, with each move's time
     (``KT``) when the record has it; ``komi`` overrides the record's. With a time control,
     the clocks start from the time each player had left at their last move (``BL``/``WL``,
-    ``OB``/``OW``), in full where the record does not say. Raises `SgfError` naming the
-    record if it cannot be read, ValueError if a move is illegal or the game already has
-    a result."""
+    ``OB``/``OW``), in full where the record does not say. An illegal move the rules
+    count as a pass (AGA rule 8) is read as that pass, whether the record holds the move
+    itself or, as `kifu.sinks.SgfWriter` writes it, a pass with the illegal move in its
+    comment. Raises `SgfError` naming the record if it cannot be read, ValueError if a
+    move is illegal (and not a pass under the rules) or the game already has a result."""
     record = parse(data, name)
     if record.properties.get("RE"):
         raise ValueError(f"{name}: the game is over ({record.properties['RE']}): nothing to resume")
     game = rp.start(record, rules, komi)
     events = list(rp.replay(game, record.nodes))
     for event in events:
-        if isinstance(event, IllegalMove):
+        if isinstance(event, IllegalMove) and not event.counted_as_pass:
             raise ValueError(f"{name}: cannot resume: {rp.to_text(event).strip()}")
     captured: dict[Point, Color] = {}
     for event in events[-2:]:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from rules import Color, Game, MovePlayed, Passed, Point, Resigned, Score
+from rules import Color, Game, IllegalMove, MovePlayed, Passed, Point, Resigned, Score
 from rules.rotation import rotate_point
 
 from . import replay as rp
@@ -113,6 +113,8 @@ class SgfWriter:
             self.text.set_root("PL", [self.game.to_move.letter.encode()])
             if self.game.handicap_stones:
                 self.text.set_root("HA", [str(self.game.handicap_stones).encode()])
+        elif isinstance(item, IllegalMove) and item.counted_as_pass:
+            self.illegal_as_pass(item, time)
         elif isinstance(item, Resigned):
             self._stop(time)
             self.text.set_root("RE", [f"{item.color.opponent.letter}+R".encode()])
@@ -142,6 +144,18 @@ class SgfWriter:
             if left.overtime:  # (as KGS writes it: periods are said once in byo-yomi)
                 node += f"O{color.letter}[{left.periods}]".encode()
         self.text.append(node)
+
+    def illegal_as_pass(self, item: IllegalMove, time: float | None) -> None:
+        """An illegal move counted as a pass (AGA rule 8): a pass node (any earlier move
+        taken back with it goes first), commented ``illegal B D4 (ko): counted as a pass``,
+        so that every reader sees the board as it stands and `kifu.session.resume` reads a
+        pass."""
+        if item.taken_back is not None and self.moves:
+            self.take_back()
+        self.add_move(item.color, None, time)
+        where = "pass" if item.point is None else item.point.gtp()
+        self.note(f"illegal {item.color.letter} {where} ({item.reason.value}): counted as a "
+                  f"pass (AGA rule 8)")
 
     def reorder(self, item: Reordered) -> None:
         """The last ``len(item.moves)`` moves replaced by ``item.moves``: each node keeps

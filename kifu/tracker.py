@@ -57,7 +57,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Union
 
 from rules import (
-    Color, Event, Game, IllegalMoveError, MovePlayed, Observation, Passed, Phase, Point, Reason,
+    Color, Event, Game, IllegalMove, IllegalMoveError, MovePlayed, Observation, Passed, Phase,
+    Point, Reason,
 )
 from rules.observation import UNKNOWN
 from rules.rotation import rotate_cells, rotate_point
@@ -287,8 +288,9 @@ class Tracker:
         self._candidate: tuple[int, ...] | None = None
         self._since = 0.0
         self._fresh = game.number == 0 and not any(game.board.cells)
-        self.recorded: list[MovePlayed | Passed] = []
-        """The moves and passes this tracker recorded, in order (what `reorder` may change)."""
+        self.recorded: list[MovePlayed | Passed | IllegalMove] = []
+        """The moves and passes this tracker recorded, in order (what `reorder` may change),
+        an illegal move counted as a pass (AGA rule 8) among them."""
         self._lying_before: list[dict[int, int]] = []
         """For each of ``recorded``: the captured stones lying on the board before it."""
         self._glimpsed: dict[int, float] = {}
@@ -631,7 +633,8 @@ class Tracker:
     def _trouble(
         self, seen: Sequence[int], added: list[int], removed: list[int], changed: list[int]
     ) -> list[Output]:
-        """Say what is wrong with a state no moves explain. Nothing is recorded."""
+        """Say what is wrong with a state no moves explain. Nothing is recorded, but an
+        illegal stone under rules that count it as a pass (`_counted_as_pass`)."""
         self.troubled = True
         game = self.game
         to_move = game.to_move
@@ -701,6 +704,9 @@ class Tracker:
         _, error, missing = best
         if error is not None:
             pts = self._points([error.point.y * game.width + error.point.x]) if error.point else ()
+            if (game.rules.illegal_move_passes and best[0] == 0 and len(added) == 1
+                    and error.color is to_move and error.reason is not Reason.WRONG_TURN):
+                return self._counted_as_pass(error, removed)
             return [Announcement(
                 Kind.ILLEGAL,
                 f"{error.color.letter} {error.point.gtp() if error.point else 'pass'} is illegal "
@@ -716,6 +722,27 @@ class Tracker:
                 pts,
             )]
         return [_removal(pts)]
+
+    def _counted_as_pass(self, error: IllegalMoveError, removed: list[int]) -> list[Output]:
+        """An illegal stone under rules that count it as a pass (AGA rule 8: "the player
+        must take back his or her move ... it shall be treated as a PASS, and a pass stone
+        exchanged"): the pass is recorded, and the player is asked to take the stone back
+        (and to put back any stone lifted with it); the board is in trouble until then."""
+        event = self.game.refuse(error)
+        self._fresh = False
+        self.recorded.append(event)
+        self._lying_before.append(dict(self.pending))
+        assert error.point is not None
+        who = _name(error.color)
+        put = self._points(removed)
+        back = f" and put {_vertices(put)} back" if put else ""
+        return [event, Announcement(
+            Kind.ILLEGAL,
+            f"{error.color.letter} {error.point.gtp()} is illegal ({error.reason.value}): it "
+            f"counts as {who}'s pass, a pass stone to {_name(error.color.opponent)} (AGA rule "
+            f"8); take it back{back}",
+            (error.point, *put), error.reason,
+        )]
 
     # -- handicap ---------------------------------------------------------------------------
 
