@@ -182,7 +182,7 @@ TIMIN = Ruleset(
 Rules 8 and 9 read together: rule 9 gives "one point for each empty intersection that is
 completely surrounded by his color"; rule 8's seki rule, "two groups half surrounding each
 other produce no points for either side", takes precedence over it for the groups in seki:
-their shared liberties and their own eyes count for nobody (see `rules.scoring.seki`).
+their shared liberties and their own eyes count for nobody (see `rules.seki`).
 
 Rule 9 read literally ("there is no path from the intersection to any enemy stone") gives
 each side every point of an empty region that reaches no stone, the whole board before the

@@ -6,9 +6,10 @@ import dataclasses
 
 from collections.abc import Collection, Sequence
 
-from .board import Board, Geometry
+from .board import Geometry
 from .events import Score, SideScore
 from .ruleset import Ruleset, Scoring
+from .seki import seki
 
 
 def regions(cells: Sequence[int], geo: Geometry) -> list[tuple[list[int], int]]:
@@ -38,59 +39,6 @@ def regions(cells: Sequence[int], geo: Geometry) -> list[tuple[list[int], int]]:
     return out
 
 
-MAX_SEKI_EYE = 3
-"""The largest one-colour region that counts as an eye of a group in seki; a string with
-liberties in a larger region (territory) is alive without the shared liberties."""
-
-
-def seki(cells: Sequence[int], geo: Geometry, found: list[tuple[list[int], int]]) -> set[int]:
-    """The stones in seki on a board whose dead stones are gone; ``found`` is `regions`'
-    answer for it.
-
-    kifu's reading of "two groups half surrounding each other" (Timin rule 8; Japanese:
-    stones alive but sharing liberties with the opponent's): an empty region reaching both
-    colours (neutral) is a seki between a black and a white string that both have a
-    liberty in it when neither player can fill it: after filling it, the filler's string
-    would have no more liberties than the other's, and the other moves next, so filling
-    loses the race. That is when, outside the region, both strings have as many liberties,
-    those all lie in eyes (one-colour regions of at most `MAX_SEKI_EYE` points), and
-    neither has liberties in two eyes (two eyes live on their own). Dame between living
-    groups is no seki: their strings reach territory or two eyes.
-    """
-    region_of = [-1] * geo.area
-    for k, (region, _) in enumerate(found):
-        for i in region:
-            region_of[i] = k
-    board = Board(geo.width, geo.height)
-    board.set_position(cells)
-    nbrs = geo.neighbours
-    in_seki: set[int] = set()
-    for k, (region, reach) in enumerate(found):
-        if reach != 3:
-            continue
-        # The strings with a liberty here, by colour and first stone: their stones, and
-        # how many liberties they have elsewhere when those all lie in one small eye of
-        # their own (-1 otherwise: they live without this region).
-        racing: tuple[dict[int, tuple[list[int], int]], ...] = ({}, {}, {})
-        for i in region:
-            for n in nbrs[i]:
-                st = board.string_at(n)
-                color = board.cells[n]
-                if st is None or st[0][0] in racing[color]:
-                    continue
-                stones, libs = st
-                outside = [j for j in libs if region_of[j] != k]
-                eyes = {region_of[j] for j in outside}
-                small = all(found[e][1] == color and len(found[e][0]) <= MAX_SEKI_EYE for e in eyes)
-                racing[color][stones[0]] = (stones, len(outside) if small and len(eyes) < 2 else -1)
-        for black, lb in racing[1].values():
-            for white, lw in racing[2].values():
-                if lb == lw >= 0:
-                    in_seki.update(black)
-                    in_seki.update(white)
-    return in_seki
-
-
 def count(
     cells: Sequence[int],
     geo: Geometry,
@@ -110,7 +58,7 @@ def count(
     both colours count for nobody (seki and dame), and so do those that reach none unless
     the rules count them for both. Under territory rules with `Ruleset.no_points_in_seki`,
     a region reaching one colour counts for nobody either when it touches stones in seki
-    (see `seki`).
+    (see `rules.seki`).
     """
     board = list(cells)
     dead_by = [0, 0, 0]  # stones of each colour marked dead
