@@ -12,7 +12,7 @@ from __future__ import annotations
 import binascii
 import dataclasses
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Union
 
 from rules.cell import CHARS, Cell
@@ -86,13 +86,19 @@ class Identity:
 
 @dataclasses.dataclass(frozen=True)
 class Dump:
-    """``D``: every point's state in index order, and the last change's sequence number."""
+    """``D``: every point's state in index order, and the last change's sequence number.
+    ``states`` are the wire's characters; `cells` the points as `rules.Cell`."""
 
     seq: int
     states: str
 
     def body(self) -> str:
         return f"D {self.seq} {self.states}"
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        """What each point holds."""
+        return states_to_cells(self.states)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,6 +112,11 @@ class Change:
 
     def body(self) -> str:
         return f"C {self.seq} {self.x} {self.y} {self.state}"
+
+    @property
+    def cell(self) -> Cell:
+        """What the point holds now."""
+        return Cell.from_char(self.state)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -334,8 +345,8 @@ def _bad_state(c: str) -> Cell:
     raise ValueError(f"{c!r} is not a board state: one of {STATES}")
 
 
-def cells_to_states(cells: tuple[int, ...]) -> str:
-    """The dump states of `rules.Cell` codes."""
+def cells_to_states(cells: Sequence[int]) -> str:
+    """The dump states of `rules.Cell` codes (the wire's characters)."""
     return "".join(Cell(c).char for c in cells)
 
 

@@ -22,7 +22,7 @@ import time
 import tty
 from collections.abc import Callable
 
-from rules import Color
+from rules import Cell, Color
 
 from . import protocol as p
 from .errors import ProtocolError
@@ -62,8 +62,8 @@ class FirmwareModel:
         self.settings = eeprom.settings or p.Settings()
         self.calibrated = eeprom.baseline is not None
         self.baseline = list(eeprom.baseline) if eeprom.baseline else [128] * self.n
-        self.state = ["?"] * self.n
-        self.candidate = ["?"] * self.n
+        self.state = [Cell.UNKNOWN.char] * self.n
+        self.candidate = [Cell.UNKNOWN.char] * self.n
         self.agree = [0] * self.n
         self.raw = [0] * self.n
         self.seq = 0
@@ -80,12 +80,13 @@ class FirmwareModel:
         self.tx += p.frame(body)
 
     def _classify(self, i: int, raw: int) -> str:
+        """The state character (the wire's) of sensor ``i`` reading ``raw``."""
         d = raw - self.baseline[i]
         if d >= self.settings.threshold:
-            return "X"
+            return Cell.BLACK.char
         if d <= -self.settings.threshold:
-            return "O"
-        return "."
+            return Cell.WHITE.char
+        return Cell.EMPTY.char
 
     def _scan(self, report: bool) -> int:
         unsettled = 0

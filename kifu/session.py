@@ -32,11 +32,10 @@ from pathlib import Path
 from typing import Literal, NoReturn, Union, get_args
 
 from rules import (
-    Color, Game, IllegalMove, MovePlayed, Observation, Passed, Phase, Point, Ruleset,
+    Cell, Color, Game, IllegalMove, MovePlayed, Observation, Passed, Phase, Point, Ruleset,
     StonesRemoved,
 )
 from rules.game import RulesError
-from rules.observation import UNKNOWN
 from rules.point import CoordinateError
 from rules.rotation import check_rotation, rotate_observation
 
@@ -320,7 +319,7 @@ class Session:
         self.outputs: list[Output] = []
         self.last_reading: Observation | None = None
         """The latest reading, turned to the orientation, before any correction."""
-        self.overrides: dict[int, tuple[int, int]] = {}
+        self.overrides: dict[int, tuple[Cell, Cell]] = {}
         """Points whose reading is corrected (`set`): cell index -> (what the camera read
         there when corrected, what it is taken to be while it reads that)."""
         self._trouble = ""
@@ -399,7 +398,7 @@ class Session:
                 color is None or color is game.to_move):
             why = self._trouble if tr.troubled else ""
             if not why and tr.pending:
-                pts = sorted(Point(i % game.width, i // game.width) for i in tr.pending)
+                pts = tr.lying()
                 why = f"the captured stones at {' '.join(p.gtp() for p in pts)} are still on it"
             if why:
                 self._emit([Announcement(
@@ -443,10 +442,10 @@ class Session:
         game, seen = self.game, self.tracker.accepted
         if (said.kind in _QUIET or not self.tracker.troubled or not isinstance(last, MovePlayed)
                 or game.phase is not Phase.PLAY or seen is None
-                or seen[last.point.y * game.width + last.point.x] != 0):
+                or seen[self.tracker.index(last.point)] != Cell.EMPTY):
             return None
         game.undo()
-        before = tuple(game.board.cells)
+        before = game.position.cells
         if before != seen or not self.takeback:
             game.play(last.point, last.color)  # the move stands
         if before != seen:
@@ -460,7 +459,7 @@ class Session:
                 f"back{again}", (last.point,))]
         tr = self.tracker
         tr.troubled = False
-        tr.pending = {i: c for i, c in tr.pending.items() if game.board.cells[i] == 0}
+        tr.prune()
         return [correction("take-back", f"{who} taken back", last.number, last.color,
                            last.point)]
 
@@ -481,14 +480,14 @@ class Session:
         after = game.position
         lifted = [p for p in before.points() if before[p] is not None and after[p] is None]
         restored = [p for p in after.points() if after[p] is not None and before[p] is None]
-        w = game.width
-        tr.pending = {i: c for i, c in tr.pending.items() if game.board.cells[i] == 0}
+        tr.prune()
         seen = tr.accepted
         todo = []
         for p in lifted:
-            i = p.y * w + p.x
-            if seen is not None and seen[i] == int(before[p]):  # type: ignore[arg-type]
-                tr.pending[i] = seen[i]
+            i = tr.index(p)
+            stone = Cell.of(before[p])
+            if seen is not None and seen[i] == stone:
+                tr.pending[i] = stone
                 todo.append(f"take {p.gtp()} off the board")
         if restored:
             todo.append(f"put {' '.join(p.gtp() for p in restored)} back")
@@ -514,11 +513,12 @@ class Session:
         if last is None:
             self._emit([Announcement(Kind.REFUSED, f"cannot set {p.gtp()}: nothing read yet")])
             return
-        i = p.y * game.width + p.x
-        read = last.cells[i]
-        wanted = int(color) if color is not None else 0
-        said = {0: "empty", 1: "black", 2: "white", UNKNOWN: "unreadable"}
-        if read == UNKNOWN:
+        i = self.tracker.index(p)
+        read = last.cell(p)
+        wanted = Cell.of(color)
+        said = {Cell.EMPTY: "empty", Cell.BLACK: "black", Cell.WHITE: "white",
+                Cell.UNKNOWN: "unreadable"}
+        if read is Cell.UNKNOWN:
             self._emit([Announcement(
                 Kind.REFUSED, f"cannot set {p.gtp()}: the camera cannot see it now (a hand?)",
                 (p,))])
@@ -538,7 +538,7 @@ class Session:
         for i, (read, wanted) in list(self.overrides.items()):
             if cells[i] == read:
                 cells[i] = wanted
-            elif cells[i] != UNKNOWN:
+            elif cells[i] != Cell.UNKNOWN:
                 del self.overrides[i]
         return dataclasses.replace(obs, cells=tuple(cells))
 
@@ -593,4 +593,5 @@ def _name(color: Color) -> str:
 
 def hidden(width: int, height: int, time: float, source: str = "") -> Observation:
     """A reading in which nothing could be seen (no board found: a hand, a bumped camera)."""
-    return Observation(width, height, (UNKNOWN,) * (width * height), time=time, source=source)
+    return Observation(width, height, (Cell.UNKNOWN,) * (width * height), time=time,
+                       source=source)

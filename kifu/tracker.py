@@ -57,11 +57,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Union
 
 from rules import (
-    Color, Event, Game, IllegalMove, IllegalMoveError, MovePlayed, Observation, Passed, Phase,
-    Point, Reason,
+    Cell, Color, Event, Game, IllegalMove, IllegalMoveError, MovePlayed, Observation, Passed,
+    Phase, Point, Reason, geometry, strings,
 )
-from rules.observation import UNKNOWN
 from rules.rotation import rotate_cells, rotate_point
+
+EMPTY, BLACK, WHITE, UNKNOWN = Cell.EMPTY, Cell.BLACK, Cell.WHITE, Cell.UNKNOWN
 
 
 class Kind(str, enum.Enum):
@@ -188,8 +189,8 @@ class _Way:
     lying: int
 
 
-_Outcome = tuple[int, frozenset[tuple[int, int]]]
-"""How an order ends: the position's hash and the stones captured (cell, colour)."""
+_Outcome = tuple[int, frozenset[tuple[int, Cell]]]
+"""How an order ends: the position's hash and the stones captured (cell index, stone)."""
 
 
 @dataclasses.dataclass
@@ -215,8 +216,9 @@ def _vertices(points: Iterable[Point]) -> str:
     return " ".join(p.gtp() for p in points)
 
 
-def _name(color: Color | int) -> str:
-    return "Black" if int(color) == 1 else "White"
+def _name(stone: Color | Cell) -> str:
+    color = stone.color if isinstance(stone, Cell) else stone
+    return "Black" if color is Color.BLACK else "White"
 
 
 def _listed(moves: Iterable[MovePlayed]) -> str:
@@ -272,9 +274,9 @@ class Tracker:
         self.max_moves = max_moves
         self.min_confidence = min_confidence
         self.guess = guess
-        self.pending: dict[int, int] = {
-            p.y * game.width + p.x: int(c) for p, c in (captured or {}).items()
-            if game.position[p] is None
+        self.pending: dict[int, Cell] = {
+            self.index(p): Cell.of(c) for p, c in (captured or {}).items()
+            if game.board.cell(p) is EMPTY
         }
         """Points (cell indexes) of captured stones still on the board, and their colour."""
         self.troubled = False
@@ -287,11 +289,11 @@ class Tracker:
         """The time of the last reading."""
         self._candidate: tuple[int, ...] | None = None
         self._since = 0.0
-        self._fresh = game.number == 0 and not any(game.board.cells)
+        self._fresh = game.number == 0 and not game.position.stones()
         self.recorded: list[MovePlayed | Passed | IllegalMove] = []
         """The moves and passes this tracker recorded, in order (what `reorder` may change),
         an illegal move counted as a pass (AGA rule 8) among them."""
-        self._lying_before: list[dict[int, int]] = []
+        self._lying_before: list[dict[int, Cell]] = []
         """For each of ``recorded``: the captured stones lying on the board before it."""
         self._glimpsed: dict[int, float] = {}
         """New stones seen in partial or passing views since the last move: when."""
@@ -335,7 +337,7 @@ class Tracker:
         board = self.game.board.cells
         sighted: dict[int, tuple[int, float]] = {}
         for i, (c, g) in enumerate(zip(cells, board)):
-            if c != g and c in (1, 2):
+            if c != g and (c == BLACK or c == WHITE):
                 before = self._sighted.get(i)
                 since = before[1] if before is not None and before[0] == c else time
                 sighted[i] = (c, since)
@@ -373,7 +375,7 @@ class Tracker:
 
     @staticmethod
     def _diff(
-        seen: Sequence[int], cells: Sequence[int], pending: dict[int, int]
+        seen: Sequence[int], cells: Sequence[int], pending: Mapping[int, Cell]
     ) -> tuple[list[int], list[int], list[int]]:
         """Points where the board differs from the game: new stones (not captured stones
         still lying there), stones gone, stones of another colour."""
@@ -383,10 +385,10 @@ class Tracker:
         for i, (s, g) in enumerate(zip(seen, cells)):
             if s == g:
                 continue
-            if g == 0:
+            if g == EMPTY:
                 if pending.get(i) != s:
                     added.append(i)
-            elif s == 0:
+            elif s == EMPTY:
                 removed.append(i)
             else:
                 changed.append(i)
@@ -395,16 +397,34 @@ class Tracker:
     def _new_stones(self, seen: Sequence[int]) -> bool:
         return bool(self._diff(seen, self.game.board.cells, self.pending)[0])
 
-    def _settle(self, seen: Sequence[int], captured: dict[int, int]) -> list[int]:
+    def _settle(self, seen: Sequence[int], captured: dict[int, Cell]) -> list[int]:
         """Keep as pending the captured stones still seen; return the newly captured ones
         that are still there."""
         cells = self.game.board.cells
         keep = {**self.pending, **captured}
-        self.pending = {i: c for i, c in keep.items() if cells[i] == 0 and seen[i] == c}
+        self.pending = {i: c for i, c in keep.items() if cells[i] == EMPTY and seen[i] == c}
         return [i for i in captured if i in self.pending]
 
+    def prune(self) -> None:
+        """Forget the captured stones expected to lie where the game has a stone again
+        (a move taken back put it there)."""
+        board = self.game.board
+        self.pending = {i: c for i, c in self.pending.items()
+                        if board.cell(self._point(i)) is EMPTY}
+
+    def lying(self) -> list[Point]:
+        """The points of captured stones still on the board."""
+        return sorted(self._point(i) for i in self.pending)
+
+    # -- points at the edge: the tracker works on cell indexes, as readings hold them --
+
+    def index(self, p: Point) -> int:
+        """The cell index of ``p`` in the readings (`Observation.cells`) and the game's
+        board; IndexError off the board."""
+        return geometry(self.game.width, self.game.height).index(p)
+
     def _point(self, i: int) -> Point:
-        return Point(i % self.game.width, i // self.game.width)
+        return geometry(self.game.width, self.game.height).points[i]
 
     def _points(self, idx: Iterable[int]) -> tuple[Point, ...]:
         return tuple(sorted(self._point(i) for i in idx))
@@ -438,14 +458,13 @@ class Tracker:
                 game.undo()
         return ok, events, error, missing
 
-    def _captured(self, events: Iterable[MovePlayed]) -> dict[int, int]:
-        w = self.game.width
-        out: dict[int, int] = {}
+    def _captured(self, events: Iterable[MovePlayed]) -> dict[int, Cell]:
+        out: dict[int, Cell] = {}
         for e in events:
             for p in e.captured:
-                out[p.y * w + p.x] = int(e.color.opponent)
+                out[self.index(p)] = Cell.of(e.color.opponent)
             for p in e.suicided:
-                out[p.y * w + p.x] = int(e.color)
+                out[self.index(p)] = Cell.of(e.color)
         return out
 
     def _explain(self, seen: Sequence[int], added: list[int]) -> list[Output] | None:
@@ -547,7 +566,7 @@ class Tracker:
         game = Game(now.rules, now.width, now.height)
         position = now.position
         game.setup(position.stones(Color.BLACK), position.stones(Color.WHITE), to_move=now.to_move)
-        width = game.width
+        points = geometry(game.width, game.height).points
         hints = self._glimpsed
         memo: dict[tuple[frozenset[int], int, int, int], dict[_Outcome, _Way]] = {}
         furthest: list[tuple[int, IllegalMoveError | None, list[int]]] = [(-1, None, [])]
@@ -557,7 +576,7 @@ class Tracker:
                 furthest[0] = (played, error, missing)
 
         def visit(
-            remaining: frozenset[int], captured: dict[int, int], ko: int
+            remaining: frozenset[int], captured: dict[int, Cell], ko: int
         ) -> dict[_Outcome, _Way]:
             key = (remaining, game.board.hash, int(game.to_move), ko)
             known = memo.get(key)
@@ -582,7 +601,7 @@ class Tracker:
                 if i not in remaining or seen[i] != colour:
                     continue
                 try:
-                    event = game.play(Point(i % width, i // width), colour)
+                    event = game.play(points[i], colour)
                 except IllegalMoveError as exc:
                     if exc.reason is not Reason.WRONG_TURN:
                         note(depth, exc, [])
@@ -645,7 +664,7 @@ class Tracker:
                 return [Announcement(
                     Kind.ILLEGAL,
                     f"{to_move.letter} {pts[0].gtp()} is illegal (occupied): take it off and "
-                    f"put the {_name(game.board.cells[i]).lower()} stone back",
+                    f"put the {_name(game.board.cell(pts[0])).lower()} stone back",
                     pts, Reason.OCCUPIED,
                 )]
             return [Announcement(
@@ -656,7 +675,8 @@ class Tracker:
         if not added:
             pts = self._points(removed)
             return [_removal(pts)]
-        if len(added) == 1 and len(removed) == 1 and seen[added[0]] == game.board.cells[removed[0]]:
+        if (len(added) == 1 and len(removed) == 1
+                and seen[added[0]] == game.board.cell(self._point(removed[0]))):
             src, dst = self._point(removed[0]), self._point(added[0])
             return [Announcement(
                 Kind.MOVED, f"the stone on {src.gtp()} has moved to {dst.gtp()}: put it back",
@@ -671,7 +691,7 @@ class Tracker:
                 pts,
             )]
         colours = [seen[i] for i in added]
-        mine = colours.count(int(to_move))
+        mine = colours.count(Cell.of(to_move))
         if len(added) > _FEW and not len(colours) - mine <= mine <= len(colours) - mine + 1:
             pts = self._points(added)
             return [Announcement(
@@ -703,7 +723,7 @@ class Tracker:
         best = found.furthest
         _, error, missing = best
         if error is not None:
-            pts = self._points([error.point.y * game.width + error.point.x]) if error.point else ()
+            pts = (error.point,) if error.point else ()
             if (game.rules.illegal_move_passes and best[0] == 0 and len(added) == 1
                     and error.color is to_move and error.reason is not Reason.WRONG_TURN):
                 return self._counted_as_pass(error, removed)
@@ -749,8 +769,8 @@ class Tracker:
     def _handicap(self, seen: Sequence[int]) -> list[Output] | None:
         """At the start: black stones alone become handicap stones. None: not a handicap
         state, judge it as usual."""
-        blacks = [i for i, c in enumerate(seen) if c == 1]
-        whites = [i for i, c in enumerate(seen) if c == 2]
+        blacks = [i for i, c in enumerate(seen) if c == BLACK]
+        whites = [i for i, c in enumerate(seen) if c == WHITE]
         n = self.handicap
         if n >= 2:
             if not whites and len(blacks) < n:
@@ -774,29 +794,6 @@ class Tracker:
 
     # -- the end ----------------------------------------------------------------------------
 
-    def _strings(self) -> list[list[int]]:
-        """The strings (connected stones of one colour) of the game's board."""
-        cells = self.game.board.cells
-        w, h = self.game.width, self.game.height
-        seen: set[int] = set()
-        out: list[list[int]] = []
-        for start, c in enumerate(cells):
-            if not c or start in seen:
-                continue
-            stack, string = [start], []
-            seen.add(start)
-            while stack:
-                i = stack.pop()
-                string.append(i)
-                x, y = i % w, i // w
-                for nx, ny in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
-                    j = ny * w + nx
-                    if 0 <= nx < w and 0 <= ny < h and j not in seen and cells[j] == c:
-                        seen.add(j)
-                        stack.append(j)
-            out.append(string)
-        return out
-
     def _counting(self, seen: Sequence[int]) -> list[Output]:
         """After two passes: strings lifted off whole are dead, strings put back whole are
         alive again; a string partly lifted waits."""
@@ -804,13 +801,14 @@ class Tracker:
         out: list[Output] = []
         to_dead: list[Point] = []
         to_alive: list[Point] = []
-        for string in self._strings():
-            lifted = [seen[i] == 0 for i in string]
-            marked = string[0] in game.dead
+        for string in strings(game.width, game.height, game.board.cells):
+            lifted = [seen[self.index(p)] == EMPTY for p in string.stones]
+            first = string.stones[0]
+            marked = game.is_dead(first)
             if all(lifted) and not marked:
-                to_dead.append(self._point(string[0]))
+                to_dead.append(first)
             elif not any(lifted) and marked:
-                to_alive.append(self._point(string[0]))
+                to_alive.append(first)
         if to_dead:
             out.append(game.mark_dead(to_dead))
         if to_alive:
@@ -826,14 +824,10 @@ class Tracker:
         turned the same way from now on find the game where they left it."""
         game = self.game
         w, h = game.width, game.height
+        before = [self._point(i) for i in self.pending]
         game.rotate(degrees)
-        width = game.width
-
-        def index(i: int) -> int:
-            p = rotate_point(Point(i % w, i // w), w, h, degrees)
-            return p.y * width + p.x
-
-        self.pending = {index(i): c for i, c in self.pending.items()}
+        self.pending = {self.index(rotate_point(p, w, h, degrees)): c
+                        for p, c in zip(before, self.pending.values())}
         self.recorded.clear()  # (moves turned with the game: not to be reordered)
         self._lying_before.clear()
         self._glimpsed.clear()
@@ -889,10 +883,12 @@ class Tracker:
                 for m in recent)
             return refused(f"the last {n} moves recorded are not all moves ({last or 'none'})")
         seen = self.accepted
-        w, h = game.width, game.height
-        if any(not (0 <= p.x < w and 0 <= p.y < h) or not seen[p.y * w + p.x] for p in points):
+        try:
+            order = [self.index(p) for p in points]
+        except IndexError:
+            order = []
+        if not order or any(seen[i] == EMPTY for i in order):
             return refused("there is no stone on each of those points")
-        order = [p.y * w + p.x for p in points]
         for _ in moves:
             game.undo()
         lying = self.pending

@@ -584,6 +584,10 @@ class Game:
                     (self.dead.add if dead else self.dead.discard)(i)
         return StonesRemoved(tuple(geo.points[i] for i in sorted(changed)), dead)
 
+    def is_dead(self, p: Point) -> bool:
+        """Whether the stone on ``p`` is marked dead (IndexError off the board)."""
+        return self.board.geo.index(p) in self.dead
+
     def score(self, dead: Iterable[Point] | None = None) -> Score:
         """Count the board as it stands, less the dead stones (the marked ones, or
         ``dead`` when given), under the rules. Pass stones and White's last pass (AGA)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from firmware_bridge import protocol as p
 from firmware_bridge.errors import ChecksumError, FrameError, ProtocolError
+from rules import Cell
 
 
 def test_module_examples() -> None:
@@ -103,6 +104,17 @@ def test_commands_are_checked_before_sending() -> None:
 def test_states_and_cells_are_the_observation_codes() -> None:
     assert p.states_to_cells(".XO?") == (0, 1, 2, 3)
     assert p.cells_to_states((3, 2, 1, 0)) == "?OX."
+
+
+def test_messages_keep_the_wire_characters_and_give_cells() -> None:
+    """The wire format is the protocol's promise: the messages hold its characters, and
+    convert to `rules.Cell` at this edge."""
+    change = p.decode(b"C 7 3 15 X*CBD0\n")
+    assert change == p.Change(7, 3, 15, "X") and change.cell is Cell.BLACK
+    dump = p.decode(p.frame("D 4 .XO?"))
+    assert dump == p.Dump(4, ".XO?")
+    assert dump.cells == (Cell.EMPTY, Cell.BLACK, Cell.WHITE, Cell.UNKNOWN)
+    assert p.encode(dump) == p.frame("D 4 .XO?")
 
 
 def test_line_splitter_cuts_lines_and_refuses_overlong_ones() -> None:
