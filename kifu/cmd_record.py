@@ -46,9 +46,8 @@ from .display.camera import CameraView
 from .display.server import DisplayServer, parse_address
 from .display.state import BoardSink, LiveBoard
 from .mqtt import BoardPublisher, BrokerUrl, check_board_id, seq_file
-from .session import (
-    HELP, Command, Item, Session, load_script, parse_command, resume, verb,
-)
+from .session import HELP, Command, Item, Session, load_script, parse_command, resume
+from .session import verb
 from .sgf import Setup, rules_for
 from .sgf import parse as parse_sgf
 from .sinks import SgfWriter, Sink, SpokenAnnouncer, TerminalAnnouncer
