@@ -315,6 +315,7 @@ class Session:
         self.sinks = list(sinks)
         self.orientation = check_rotation(orientation)
         self.takeback = takeback
+        tracker.takebacks = takeback
         self.readings = 0
         self.outputs: list[Output] = []
         self.last_reading: Observation | None = None

@@ -281,6 +281,11 @@ class Tracker:
         """Points (cell indexes) of captured stones still on the board, and their colour."""
         self.troubled = False
         """True after an announced problem, until the board matches the game again."""
+        self.takebacks = False
+        """The players may take their last move back by lifting it (a club game: see
+        `kifu.session.Session`'s ``takeback``). An illegal stone that leaves the board as
+        it was before the last move (a ko retaken at once looks just like the capture
+        taken back) is then left to the take-back instead of counting as a pass."""
         self.accepted: tuple[int, ...] | None = None
         """The last accepted state's cells."""
         self.state_time = 0.0
@@ -725,7 +730,8 @@ class Tracker:
         if error is not None:
             pts = (error.point,) if error.point else ()
             if (game.rules.illegal_move_passes and best[0] == 0 and len(added) == 1
-                    and error.color is to_move and error.reason is not Reason.WRONG_TURN):
+                    and error.color is to_move and error.reason is not Reason.WRONG_TURN
+                    and not (self.takebacks and self._before_last_move(seen))):
                 return self._counted_as_pass(error, removed)
             return [Announcement(
                 Kind.ILLEGAL,
@@ -742,6 +748,18 @@ class Tracker:
                 pts,
             )]
         return [_removal(pts)]
+
+    def _before_last_move(self, seen: Sequence[int]) -> bool:
+        """Whether ``seen`` shows the game as it was before its last move."""
+        game = self.game
+        last = self.recorded[-1] if self.recorded else None
+        if not isinstance(last, MovePlayed) or last.number != game.number:
+            return False
+        game.undo()
+        try:
+            return game.position.cells == tuple(seen)
+        finally:
+            game.play(last.point, last.color)
 
     def _counted_as_pass(self, error: IllegalMoveError, removed: list[int]) -> list[Output]:
         """An illegal stone under rules that count it as a pass (AGA rule 8: "the player

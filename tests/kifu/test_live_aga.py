@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from kifu.cli import main
+from kifu.corrections import Correction
 from kifu.session import Session, resume
 from kifu.sgf import load
 from kifu.sinks import SgfWriter, TerminalAnnouncer
@@ -37,12 +38,13 @@ def reading(game: Game, time: float, *, add: dict[str, Color] | None = None,
     return Observation.from_rows(["".join(r) for r in rows], time=time)
 
 
-def play_ko(rules: str, out: Path) -> tuple[Session, io.StringIO, float]:
+def play_ko(rules: str, out: Path, takeback: bool = False) -> tuple[Session, io.StringIO, float]:
     """A session that has seen the nine moves played on the board, one a second."""
     game = Game(rules, 5, komi=0.5)
     said = io.StringIO()
     session = Session(Tracker(game, stable_for=0.0), [SgfWriter(out, game),
-                                                        TerminalAnnouncer(said)])
+                                                        TerminalAnnouncer(said)],
+                      takeback=takeback)
     shadow = Game(rules, 5)
     t = 0.0
     session.handle(reading(shadow, t))
@@ -78,6 +80,21 @@ def test_an_illegal_retake_counts_as_a_pass_and_the_stone_goes_back(tmp_path: Pa
     session.handle(reading(game, t + 3, add={"E1": Color.BLACK}))
     assert [m.gtp() for m in load(out).moves][-2:] == ["W pass", "B E1"]
     assert game.passes[2] == 1
+
+
+def test_where_take_backs_are_allowed_the_board_before_the_capture_is_a_take_back(
+    tmp_path: Path
+) -> None:
+    """A ko retaken at once leaves the board as it was before the capture: in a club game
+    (``--takeback allowed``) that is the capture taken back, as under every rule set, not
+    White's illegal move."""
+    out = tmp_path / "game.sgf"
+    session, _, t = play_ko("aga", out, takeback=True)
+    game = session.game
+    session.handle(reading(game, t + 1, add={RETAKE: Color.WHITE}, lift=("D3",)))
+    assert isinstance(session.outputs[-1], Correction)
+    assert session.outputs[-1].action == "take-back"
+    assert (game.number, game.passes[2], game.to_move) == (8, 0, Color.BLACK)
 
 
 def test_under_other_rules_the_retake_is_refused_and_nothing_recorded(tmp_path: Path) -> None:
