@@ -50,8 +50,9 @@ SEKI_TWO_POINT_EYES = """
 """
 
 # Black's side of the seki is two strings, A2-B2 and C1-E2, joined by their two-point eye
-# A1-B1 (A2-B2 touches it alone, C1 touches B1): they live or die together, with two
-# liberties in the eye against White's two in G1-H1. E1 is shared.
+# A1-B1 (A2-B2 touches both points, C1 only B1; E1, the liberty shared with White, only
+# C1-E2): they live or die together, two liberties in the eye against White's two in
+# G1-H1.
 SEKI_OF_TWO_STRINGS = """
     . . . . O X . . .
     . . . . O X . . .
