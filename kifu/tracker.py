@@ -35,8 +35,10 @@ What it does with a stream of readings:
   moves explains the reading, the tracker stops and asks, as for any trouble.
 * **Trouble.** A stone removed that no move captured, a stone of the wrong colour, an
   illegal move (ko, superko, suicide, an occupied point) is announced and nothing is
-  recorded; the tracker then waits until the board matches the game again (the player
-  takes the stone back, puts the stone back) and announces the resync.
+  recorded (but where the rules count an illegal stone as a pass, AGA rule 8: that pass,
+  with the `IllegalMove` event saying so); the tracker then waits until the board
+  matches the game again (the player takes the stone back, puts the stone back) and
+  announces the resync.
 * **Handicap.** Black stones on the board before the first move become setup stones.
 * **The end.** Passes come from outside (`pass_`). After two passes, strings the players
   lift off are marked dead (put back, alive again); `finish` counts the game.
@@ -103,7 +105,8 @@ class Kind(str, enum.Enum):
 @dataclasses.dataclass(frozen=True)
 class Announcement:
     """Something the players should hear about. Nothing was recorded because of it, except
-    for `Kind.HIDDEN` and a guessed `Kind.AMBIGUOUS`, which tell of moves just recorded."""
+    for `Kind.HIDDEN` and a guessed `Kind.AMBIGUOUS`, which tell of moves just recorded,
+    and a `Kind.ILLEGAL` after an `IllegalMove` counted as a pass (AGA rule 8)."""
 
     kind: Kind
     text: str
