@@ -10,7 +10,9 @@ live; everyone else sees them ``Hall.delay`` seconds late):
 - ``/api/v1/boards/ID/board.svg``, ``/api/v1/boards/ID/game.sgf``;
 - ``/api/v1/boards/ID/events``: the organiser's recent events of that board;
 - ``/api/v1/events``: server-sent events, one ``board`` event per change (the board's JSON,
-  without the drawing ``kifu serve`` adds), ids ``EPOCH.SEQ`` for ``Last-Event-ID``;
+  without the drawing ``kifu serve`` adds), ids ``EPOCH.SEQ`` for ``Last-Event-ID``; a
+  board's changes within ``tick`` seconds go out as its latest one, all boards' changes to a
+  viewer in one write (see `kifu.display.fanout`); ``?board=ID``: that board's only;
 - ``/api/v1/results`` (JSON), ``/api/v1/results.csv``, ``/api/v1/games.sgf`` (all games).
 """
 
@@ -26,13 +28,12 @@ from importlib import resources
 from aiohttp import web
 
 from ..hall import Hall, board_picture
+from .fanout import TICK, Fanout
 from .feed import Feed
 from .policy import carries_token, event_seq
 from .web import Timeouts, WebServer, error, json_response, reply, sse_frame
 
 API = "/api/v1"
-TICK = 0.25
-"""Seconds between looks for boards whose delayed (public) view has changed."""
 
 PAGES = {"hall.html": "text/html; charset=utf-8", "hall.js": "text/javascript; charset=utf-8",
          "hall.css": "text/css; charset=utf-8"}
@@ -44,21 +45,25 @@ def _page(name: str) -> bytes:
 
 class HallServer(WebServer):
     """Serves ``hall`` (taken from another thread under ``lock``) until `stop`. ``clock``
-    gives the time the hall's messages were stamped with (time.monotonic by default)."""
+    gives the time the hall's messages were stamped with (time.monotonic by default);
+    ``tick``: seconds between two writes to one viewer, and between looks for boards whose
+    delayed (public) view has changed."""
 
     def __init__(self, hall: Hall, lock: threading.Lock, host: str = "127.0.0.1",
                  port: int = 0, *, token: str | None = None, allow_hosts: Iterable[str] = (),
                  cors: str | None = None, timeouts: Timeouts = Timeouts(),
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, tick: float = TICK) -> None:
         super().__init__(host, port, allow_hosts=allow_hosts, cors=cors, timeouts=timeouts,
                          name="kifu-hall")
         self.hall = hall
         self.lock = lock
         self.clock = clock
+        self.tick = tick
         self.token = token or secrets.token_urlsafe(12)
         self.epoch = secrets.token_hex(4)
         self.live = Feed()
         self.public = Feed()
+        self._fanouts: dict[bool, Fanout] = {}
         self._versions: dict[tuple[bool, str], int] = {}
         self._shown: dict[tuple[bool, str], str] = {}
         self._pages = {name: _page(name) for name in PAGES}
@@ -110,12 +115,26 @@ class HallServer(WebServer):
 
     def _tick(self) -> None:
         while self._ticking.is_set():
-            time.sleep(TICK)
+            time.sleep(self.tick)
             if self.hall.delay > 0:
                 with self.lock:
                     ids = list(self.hall.boards)
                 for board_id in ids:
                     self._push(board_id, live=False)
+
+    def _fanout(self, live: bool) -> Fanout:
+        """The organiser's (``live``) or the public's streams (made in the server's loop)."""
+        fanout = self._fanouts.get(live)
+        if fanout is None:
+            t = self.timeouts
+            fanout = self._fanouts[live] = Fanout(
+                self.live if live else self.public, lambda m: sse_frame(self.epoch, m),
+                tick=self.tick, write_timeout=t.write, heartbeat=t.heartbeat)
+        return fanout
+
+    async def closing(self) -> None:
+        for fanout in self._fanouts.values():
+            fanout.close()
 
     # -- requests ---------------------------------------------------------------------
 
@@ -143,11 +162,9 @@ class HallServer(WebServer):
                 "results": f"{API}/results", "games": f"{API}/games.sgf",
                 "delay_minutes": self.hall.delay / 60, "live": live})
         if rest == ["events"]:
-            only = request.query.get("board")
-            feed = self.live if live else self.public
-            return await self.event_stream(
-                request, feed, event_seq(request.headers.get("Last-Event-ID"), self.epoch),
-                lambda m: sse_frame(self.epoch, m) if only is None or m.board_id == only else b"")
+            return await self._fanout(live).stream(
+                request, event_seq(request.headers.get("Last-Event-ID"), self.epoch),
+                request.query.get("board"))
         with self.lock:
             if rest == ["boards"]:
                 return json_response(200, self.hall.views(now, live=live))
