@@ -8,11 +8,13 @@ MQTT client, `kifu.mqtt.BoardPublisher`, replaying a real game from ../shared/ga
 
 Each board plays one move every ``interval / speedup`` seconds, its start spread over one
 interval. The viewers read the organiser's stream, which carries every board's move number.
-They are plain asyncio protocols speaking just enough HTTP, ``--procs`` processes of them,
-each reading only the board and move number of an update (one regular expression, no JSON):
-the load generator shares the machine's cores with the hall and must not starve it.
+They are plain asyncio protocols speaking just enough HTTP, ``--procs`` processes of them;
+every ``--sample``-th viewer reads the board and move number of each update (two regular
+expressions, no JSON), the others take what they get unread, as fast as it comes: the load
+generator shares the machine's cores with the hall and must not starve it. They accept
+gzip, as browsers do (``--plain``: not).
 
-Printed, per viewer and board: updates delivered; **lost**, a board's final state (its last
+Printed, per viewer that reads and per board: updates delivered; **lost**, a board's final state (its last
 move) that never reached the viewer (goal 0); **coalesced**, an intermediate state the viewer
 never saw because a later one of the same board came in its place (a viewer that falls
 behind skips to the latest state of each board; not a loss); out of order, a lower move
@@ -43,6 +45,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 from array import array
 from pathlib import Path
 from typing import Any
@@ -181,13 +184,15 @@ class Tally:
 class Viewer(asyncio.Protocol):
     """One event-stream viewer: a GET, then the stream read as it comes."""
 
-    def __init__(self, index: int, request: bytes, tally: Tally) -> None:
+    def __init__(self, index: int, request: bytes, tally: Tally, parse: bool) -> None:
         self.index = index
+        self.parse = parse
         self.request = request
         self.tally = tally
         self.last = tally.last[index]
         self.buf = b""
-        self.head = True
+        self.head: bytes | None = b""
+        self.inflate: Any = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.WriteTransport)
@@ -195,21 +200,29 @@ class Viewer(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         now = time.time()
+        if self.head is not None:
+            head = self.head + data
+            start = head.find(b"\r\n\r\n")
+            if start < 0:
+                self.head = head
+                return
+            self.head, data = None, head[start + 4:]
+            if b"\ncontent-encoding: gzip" in head[:start].lower():
+                self.inflate = zlib.decompressobj(31)
+            self.tally.connected += 1
+        if not self.parse:
+            return
+        if self.inflate is not None:
+            data = self.inflate.decompress(data)
         buf = self.buf + data if self.buf else data
         end = buf.rfind(b"\n\n")
         if end < 0:
             self.buf = buf
             return
         self.buf = buf[end + 2:]
-        start = 0
-        if self.head:
-            start = buf.find(b"\r\n\r\n") + 4
-            self.head = False
-            self.tally.connected += 1
         last, arrivals = self.last, self.tally.arrivals
-        start = max(0, start - 1)  # the newline before the first update's data
-        numbers = map(int, NUMBER.findall(buf, start, end))
-        for board, n in zip(BOARD.findall(buf, start, end), numbers):
+        numbers = map(int, NUMBER.findall(buf, 0, end))
+        for board, n in zip(BOARD.findall(buf, 0, end), numbers):
             before = last.get(board, -1)
             if n <= before:
                 self.tally.disorder += n < before
@@ -225,16 +238,18 @@ class Viewer(asyncio.Protocol):
 
 
 async def viewers(port: int, path: str, first: int, count: int, stop: Any,
-                  out: mp.Queue, ready: Any) -> None:  # type: ignore[type-arg]
+                  out: mp.Queue, ready: Any, gzip: bool,  # type: ignore[type-arg]
+                  sample: int) -> None:
     loop = asyncio.get_running_loop()
     tally = Tally(count)
+    accept = "Accept-Encoding: gzip, deflate\r\n" if gzip else ""
     request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-               "Accept: text/event-stream\r\n\r\n").encode()
+               f"Accept: text/event-stream\r\n{accept}\r\n").encode()
     transports = []
     for i in range(count):
         for _ in range(50):
             try:
-                t, _ = await loop.create_connection(lambda: Viewer(i, request, tally),
+                t, _ = await loop.create_connection(lambda: Viewer(i, request, tally, (first + i) % sample == 0),
                                                     "127.0.0.1", port)
                 transports.append(t)
                 break
@@ -251,14 +266,16 @@ async def viewers(port: int, path: str, first: int, count: int, stop: Any,
     dropped = tally.dropped
     for t in transports:
         t.close()
-    last = [{b.decode(): n for b, n in per.items()} for per in tally.last]
+    last = [{b.decode(): n for b, n in per.items()} for i, per in enumerate(tally.last)
+            if (first + i) % sample == 0]
     arrivals = {(b.decode(), n): times for (b, n), times in tally.arrivals.items()}
     out.put((first, last, arrivals, tally.disorder, dropped))
 
 
 def viewer_process(port: int, path: str, first: int, count: int, stop: Any,
-                   out: mp.Queue, ready: Any) -> None:  # type: ignore[type-arg]
-    asyncio.run(viewers(port, path, first, count, stop, out, ready))
+                   out: mp.Queue, ready: Any, gzip: bool,  # type: ignore[type-arg]
+                   sample: int) -> None:
+    asyncio.run(viewers(port, path, first, count, stop, out, ready, gzip, sample))
 
 
 def proc_stats(pid: int) -> tuple[float, int]:
@@ -301,7 +318,8 @@ def run(args: argparse.Namespace, code: Path, restart: bool) -> dict[str, Any]:
         shares = [args.viewers // args.procs + (i < args.viewers % args.procs)
                   for i in range(args.procs)]
         procs = [mp.Process(target=viewer_process, args=(
-            port, f"/api/v1/events?token={token}", sum(shares[:i]), shares[i], stop, q, ready))
+            port, f"/api/v1/events?token={token}", sum(shares[:i]), shares[i], stop, q, ready,
+            not args.plain, args.sample))
             for i in range(args.procs)]
         for viewer in procs:
             viewer.start()
@@ -347,7 +365,7 @@ def run(args: argparse.Namespace, code: Path, restart: bool) -> dict[str, Any]:
     return {
         "code": code, "restart": restart, "step": step, "viewers": args.viewers,
         "boards": args.boards, "connected": connected, "published": len(published),
-        "delivered": delivered, "lost": lost, "finals": len(final) * len(last),
+        "delivered": delivered, "lost": lost, "parsed": len(last), "finals": len(final) * len(last),
         "coalesced": coalesced, "disorder": sum(p[3] for p in parts),
         "dropped": sum(p[4] for p in parts),
         "median": statistics.median(delays) if delays else float("nan"),
@@ -363,8 +381,9 @@ def report(r: dict[str, Any]) -> None:
           f"moves, one every {r['step']:.2f} s; {r['connected']} of {r['viewers']} "
           f"viewers connected")
     print(f"  moves published          {r['published']}")
+    print(f"  viewers that read        {r['parsed']} (the others take what they get unread)")
     print(f"  updates delivered        {r['delivered']}  "
-          f"({r['delivered'] / max(1, r['viewers']):.0f} per viewer)")
+          f"({r['delivered'] / max(1, r['parsed']):.0f} per viewer that reads)")
     print(f"  lost (final states)      {r['lost']} of {r['finals']}")
     print(f"  coalesced (intermediate) {r['coalesced']}")
     print(f"  out of order             {r['disorder']}")
@@ -397,6 +416,10 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=20, help="moves per board")
     ap.add_argument("--restart", action="store_true", help="also a run with a broker restart")
     ap.add_argument("--procs", type=int, default=2, help="processes the viewers run in")
+    ap.add_argument("--sample", type=int, default=4, metavar="K",
+                    help="every K-th viewer reads what it gets; the others take it unread")
+    ap.add_argument("--plain", action="store_true",
+                    help="viewers that do not accept gzip (as browsers all do)")
     ap.add_argument("--code", type=Path, action="append",
                     help="a checkout of kifu to run the hall from (repeatable; default: this)")
     args = ap.parse_args()

@@ -12,7 +12,8 @@ live; everyone else sees them ``Hall.delay`` seconds late):
 - ``/api/v1/events``: server-sent events, one ``board`` event per change (the board's JSON,
   without the drawing ``kifu serve`` adds), ids ``EPOCH.SEQ`` for ``Last-Event-ID``; a
   board's changes within ``tick`` seconds go out as its latest one, all boards' changes to a
-  viewer in one write (see `kifu.display.fanout`); ``?board=ID``: that board's only;
+  viewer in one write, gzipped for viewers that accept it (see `kifu.display.fanout`);
+  ``?board=ID``: that board's only;
 - ``/api/v1/results`` (JSON), ``/api/v1/results.csv``, ``/api/v1/games.sgf`` (all games).
 """
 
@@ -65,7 +66,7 @@ class HallServer(WebServer):
         self.public = Feed()
         self._fanouts: dict[bool, Fanout] = {}
         self._versions: dict[tuple[bool, str], int] = {}
-        self._shown: dict[tuple[bool, str], str] = {}
+        self._shown: dict[tuple[bool, str], bytes] = {}
         self._pages = {name: _page(name) for name in PAGES}
         self._ticker = threading.Thread(target=self._tick, name="kifu-hall-tick", daemon=True)
         self._ticking = threading.Event()
@@ -102,15 +103,14 @@ class HallServer(WebServer):
             view = self.hall.view(board_id, self.clock(), live=live)
         if view is None:
             return
-        key = json.dumps(view, sort_keys=True)
-        if self._shown.get((live, board_id)) == key:
-            return  # the record changed, or an event came, but nothing shown did
-        self._shown[(live, board_id)] = key
-        version = self._versions.get((live, board_id), 0) + 1
-        self._versions[(live, board_id)] = version
         # No drawing in the stream (the page draws from the rows): a crowded 19x19 board
         # drawn is some 40 kB against 2 kB of JSON, times every viewer, times every move.
         data = json.dumps(view, separators=(",", ":")).encode()
+        if self._shown.get((live, board_id)) == data:
+            return  # the record changed, or an event came, but nothing shown did
+        self._shown[(live, board_id)] = data
+        version = self._versions.get((live, board_id), 0) + 1
+        self._versions[(live, board_id)] = version
         (self.live if live else self.public).push(board_id, version, data)
 
     def _tick(self) -> None:

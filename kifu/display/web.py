@@ -142,13 +142,15 @@ class _Stream(web.StreamResponse):
     _length_check = False
 
 
-async def open_event_stream(request: web.Request) -> web.StreamResponse:
-    """The head of a text/event-stream answer to ``request``, sent (prepared): the body
-    runs until the connection closes. Write its first bytes with the response's ``write``
-    (which sends the head with them); after that they may go to the transport directly."""
+async def open_event_stream(request: web.Request, headers: dict[str, str] | None = None
+                            ) -> web.StreamResponse:
+    """The head of a text/event-stream answer to ``request`` (with ``headers`` added),
+    sent (prepared): the body runs until the connection closes. Write its first bytes with
+    the response's ``write`` (which sends the head with them); after that they may go to
+    the transport directly."""
     resp = _Stream(headers={
         "Content-Type": "text/event-stream", "Cache-Control": "no-store",
-        "X-Accel-Buffering": "no"})
+        "X-Accel-Buffering": "no", **(headers or {})})
     resp.force_close()
     await resp.prepare(request)
     return resp

@@ -9,16 +9,18 @@ subscriber does.
 
 from __future__ import annotations
 
+import http.client
 import json
 import socket
 import threading
 import time
+import zlib
 from collections.abc import Iterator
 
 import pytest
 
 from kifu.display.client import ServerEvent, open_stream, read_events
-from kifu.display.fanout import coalesce
+from kifu.display.fanout import GZIP_HEADER, accepts_gzip, coalesce, deflated
 from kifu.display.feed import Message
 from kifu.display.hall_server import HallServer
 from kifu.display.web import Timeouts
@@ -37,6 +39,21 @@ def test_coalescing_keeps_each_boards_latest_state_in_feed_order() -> None:
         ("1", 2), ("3", 1), ("2", 2)]
     assert [(x.board_id, x.version) for x in coalesce(messages, only="2")] == [("2", 2)]
     assert coalesce([]) == []
+
+
+def test_frames_deflated_apart_make_one_gzip_stream_wherever_it_stands() -> None:
+    frames = [b"id: a.1\nevent: board\ndata: {}\n\n" * n for n in (1, 40, 3)]
+    stream = GZIP_HEADER + b"".join(deflated(f) for f in frames)
+    assert zlib.decompressobj(31).decompress(stream) == b"".join(frames)
+    later = GZIP_HEADER + deflated(frames[2]) + deflated(frames[0])  # another viewer's order
+    assert zlib.decompressobj(31).decompress(later) == frames[2] + frames[0]
+
+
+@pytest.mark.parametrize("header, gzip", [
+    ("gzip, deflate, br, zstd", True), ("GZIP;q=0.5", True), ("gzip;q=0", False),
+    ("deflate, gzip; q=0.0", False), ("identity", False), ("", False), (None, False)])
+def test_who_accepts_gzip(header: str | None, gzip: bool) -> None:
+    assert accepts_gzip(header) is gzip
 
 
 class Crowd:
@@ -184,3 +201,32 @@ def test_a_viewer_back_from_too_long_away_gets_each_boards_latest(crowd: Crowd) 
     epoch, _, _ = (last_id or "").partition(".")
     assert moves(crowd.viewer("other-run.3"), {"1": 601, "2": 1}) == [("2", 1), ("1", 601)]
     assert epoch == crowd.server.epoch
+
+
+def inflated_lines(resp: http.client.HTTPResponse) -> Iterator[bytes]:
+    """A gzipped stream's lines, as they come."""
+    inflate = zlib.decompressobj(31)
+    pending = b""
+    while chunk := resp.read1(65536):
+        pending += inflate.decompress(chunk)
+        *lines, pending = pending.split(b"\n")
+        yield from (line + b"\n" for line in lines)
+
+
+def test_a_viewer_that_accepts_gzip_gets_the_same_updates_gzipped(crowd: Crowd) -> None:
+    crowd.move("1", 1)
+    plain = crowd.viewer()
+    conn = http.client.HTTPConnection("127.0.0.1", crowd.server.port, timeout=10)
+    conn.request("GET", "/api/v1/events", headers={"Accept-Encoding": "gzip, deflate"})
+    resp = conn.getresponse()
+    try:
+        assert resp.getheader("Content-Encoding") == "gzip"
+        packed = read_events(inflated_lines(resp))  # type: ignore[arg-type]
+        for number in range(2, 11):
+            crowd.move("1", number)
+            crowd.move("2", number)
+        seen = moves(packed, {"1": 10, "2": 10})
+        assert in_order(seen)
+        assert seen[-2:] == moves(plain, {"1": 10, "2": 10})[-2:]
+    finally:
+        conn.close()
