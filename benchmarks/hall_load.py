@@ -14,20 +14,24 @@ expressions, no JSON), the others take what they get unread, as fast as it comes
 generator shares the machine's cores with the hall and must not starve it. They accept
 gzip, as browsers do (``--plain``: not).
 
-Printed, per viewer that reads and per board: updates delivered; **lost**, a board's final state (its last
-move) that never reached the viewer (goal 0); **coalesced**, an intermediate state the viewer
-never saw because a later one of the same board came in its place (a viewer that falls
-behind skips to the latest state of each board; not a loss); out of order, a lower move
-number after a higher one (goal 0). The delay from a move's publication to each viewer that
-got it (median, 99th percentile; the clocks are one machine's). CPU seconds over the game of
-the hall, of the generator (the viewer processes, and the boards' process) and of the broker;
-the hall's peak memory (RSS). ``--restart`` also stops and restarts the broker once in
+Printed, per viewer that reads and per board: updates delivered; **lost**, a board's final
+state (its last move) that never reached the viewer (goal 0); **coalesced**, an intermediate
+state the viewer never saw because a later one of the same board came in its place (a
+viewer that falls behind skips to the latest state of each board; not a loss); out of
+order, a lower move number after a higher one (goal 0). The delay from a move's
+publication to each viewer that got it (median, 99th percentile; the clocks are one
+machine's). CPU seconds over the game of the hall, of the generator (the viewer processes,
+and the boards' process) and of the broker; the hall's peak memory (RSS). Gzip costs the
+reading viewers CPU (inflating) that a browser spends on its own machine, here on the
+hall's cores. ``--restart`` also stops and restarts the broker once in
 mid-game (the hall and boards reconnect; nothing may be lost).
 
 ``--code DIR`` (repeatable) runs the hall from another checkout of kifu, an older commit
 say, each in turn under the same load: a before-and-after in one run. Default: this one.
 
-Goals (issue 23): 0 lost, 0 out of order, p99 < 500 ms.
+Goals (issue 23): 0 lost, 0 out of order, p99 < 500 ms. For 200 boards (a move every 2 s:
+``--speedup 1``) and 1,000 viewers with this generator on the same 2 cores: 0 lost, median
+under 1 s, p99 under 2 s.
 """
 
 from __future__ import annotations
@@ -249,8 +253,9 @@ async def viewers(port: int, path: str, first: int, count: int, stop: Any,
     for i in range(count):
         for _ in range(50):
             try:
-                t, _ = await loop.create_connection(lambda: Viewer(i, request, tally, (first + i) % sample == 0),
-                                                    "127.0.0.1", port)
+                t, _ = await loop.create_connection(
+                    lambda: Viewer(i, request, tally, (first + i) % sample == 0),
+                    "127.0.0.1", port)
                 transports.append(t)
                 break
             except OSError:

@@ -164,8 +164,7 @@ class Fanout:
         else:
             start = since if since is not None and since <= self.feed.seq else 0
         deflate = accepts_gzip(request.headers.get("Accept-Encoding"))
-        resp = await open_event_stream(request, {
-            "Vary": "Accept-Encoding", **({"Content-Encoding": "gzip"} if deflate else {})})
+        resp = await open_event_stream(request, {"Content-Encoding": "gzip"} if deflate else None)
         transport = request.transport
         if request.method == "HEAD" or not isinstance(transport, asyncio.WriteTransport):
             return resp

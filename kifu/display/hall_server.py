@@ -133,6 +133,7 @@ class HallServer(WebServer):
         return fanout
 
     async def closing(self) -> None:
+        """End the event streams (the server is stopping)."""
         for fanout in self._fanouts.values():
             fanout.close()
 

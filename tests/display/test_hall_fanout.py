@@ -230,3 +230,14 @@ def test_a_viewer_that_accepts_gzip_gets_the_same_updates_gzipped(crowd: Crowd) 
         assert seen[-2:] == moves(plain, {"1": 10, "2": 10})[-2:]
     finally:
         conn.close()
+
+
+def test_a_quiet_stream_gets_a_comment_line_every_heartbeat() -> None:
+    crowd = Crowd(tick=0.05, timeouts=Timeouts(heartbeat=0.2))
+    try:
+        resp = open_stream(crowd.server.url + "api/v1/events", timeout=5)
+        lines = [resp.readline() for _ in range(4)]  # retry, its blank line, then pings
+        assert lines[2:] == [b": ping\n", b"\n"]
+        resp.close()
+    finally:
+        crowd.close()
