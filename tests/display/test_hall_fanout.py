@@ -60,8 +60,9 @@ class Crowd:
     """A hall server whose boards' states the test publishes (number: the move number;
     ``pad``: bytes of title, to make states as big as a test needs)."""
 
-    def __init__(self, tick: float, timeouts: Timeouts = Timeouts()) -> None:
-        self.hall = Hall("club")
+    def __init__(self, tick: float, timeouts: Timeouts = Timeouts(), delay: float = 0.0
+                 ) -> None:
+        self.hall = Hall("club", delay=delay)
         self.lock = threading.Lock()
         self.server = HallServer(self.hall, self.lock, tick=tick, timeouts=timeouts).start()
 
@@ -239,5 +240,36 @@ def test_a_quiet_stream_gets_a_comment_line_every_heartbeat() -> None:
         lines = [resp.readline() for _ in range(4)]  # retry, its blank line, then pings
         assert lines[2:] == [b": ping\n", b"\n"]
         resp.close()
+    finally:
+        crowd.close()
+
+
+def events_at(crowd: Crowd, path: str) -> Iterator[ServerEvent]:
+    conn = http.client.HTTPConnection("127.0.0.1", crowd.server.port, timeout=10)
+    conn.request("GET", path)
+    return read_events(conn.getresponse())
+
+
+def test_a_viewer_of_one_board_gets_that_board_only(crowd: Crowd) -> None:
+    crowd.move("1", 1)
+    crowd.move("2", 1)
+    one = events_at(crowd, "/api/v1/events?board=2")
+    crowd.move("1", 2)
+    crowd.move("2", 2)
+    crowd.move("1", 3)
+    assert moves(one, {"2": 2}) == [("2", 1), ("2", 2)]
+
+
+def test_the_organiser_stream_is_live_and_the_public_one_late() -> None:
+    crowd = Crowd(tick=0.05, delay=1.0)
+    try:
+        public = events_at(crowd, "/api/v1/events")
+        organiser = events_at(crowd, f"/api/v1/events?token={crowd.server.token}")
+        played = time.monotonic()
+        crowd.move("1", 1)
+        assert moves(organiser, {"1": 1}) == [("1", 1)]
+        live = time.monotonic() - played
+        assert moves(public, {"1": 1}) == [("1", 1)]
+        assert time.monotonic() - played >= 1.0 > live
     finally:
         crowd.close()
