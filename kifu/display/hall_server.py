@@ -67,6 +67,7 @@ class HallServer(WebServer):
         self._fanouts: dict[bool, Fanout] = {}
         self._versions: dict[tuple[bool, str], int] = {}
         self._shown: dict[tuple[bool, str], bytes] = {}
+        self._public_seen: dict[str, object] = {}
         self._pages = {name: _page(name) for name in PAGES}
         self._ticker = threading.Thread(target=self._tick, name="kifu-hall-tick", daemon=True)
         self._ticking = threading.Event()
@@ -117,10 +118,21 @@ class HallServer(WebServer):
         while self._ticking.is_set():
             time.sleep(self.tick)
             if self.hall.delay > 0:
-                with self.lock:
-                    ids = list(self.hall.boards)
-                for board_id in ids:
+                for board_id in self._public_due():
                     self._push(board_id, live=False)
+
+    def _public_due(self) -> list[str]:
+        """The boards whose delayed view shows another version of the board than at the
+        last look (only those are worth a view and its JSON)."""
+        shown_at = self.clock() - self.hall.delay
+        due = []
+        with self.lock:
+            for board in self.hall.boards.values():
+                seen = board.as_of(shown_at)
+                if seen is not self._public_seen.get(board.id):
+                    self._public_seen[board.id] = seen
+                    due.append(board.id)
+        return due
 
     def _fanout(self, live: bool) -> Fanout:
         """The organiser's (``live``) or the public's streams (made in the server's loop)."""
