@@ -104,6 +104,7 @@ class _Frame:
         self._deflated: bytes | None = None
 
     def body(self, deflate: bool) -> bytes:
+        """The frame as a plain (``deflate`` False) or a gzipped viewer is sent it."""
         if not deflate or not self.plain:
             return self.plain
         if self._deflated is None:
@@ -115,9 +116,8 @@ class _Frame:
 class _Viewer:
     """One open stream: its connection, the board it follows (None: all), the feed number
     it has been sent everything up to, when it was last written to, and whether its stream
-    is gzipped (``deflate``). ``held``/``stuck``:
-    the bytes still waiting in its connection at the last look, and since when that has
-    not shrunk (None: nothing waits)."""
+    is gzipped (``deflate``). ``held``/``stuck``: the bytes still waiting in its connection
+    at the last look, and since when that has not shrunk (None: nothing waits)."""
 
     transport: asyncio.WriteTransport
     only: str | None
