@@ -3,25 +3,41 @@ MQTT client, `kifu.mqtt.BoardPublisher`, replaying a real game from ../shared/ga
 `kifu hall` process, and V viewers of its event stream.
 
     .venv/bin/python benchmarks/hall_load.py [--boards 200] [--viewers 1000]
-        [--interval 2.0] [--speedup 4] [--moves 20] [--restart] [--procs 4]
+        [--interval 2.0] [--speedup 4] [--moves 20] [--restart] [--procs 2]
+        [--code DIR ...]
 
 Each board plays one move every ``interval / speedup`` seconds, its start spread over one
-interval. The viewers (asyncio, spread over ``--procs`` processes) read the organiser's stream,
-which carries every board's move number. Printed: moves published; per viewer, board
-updates delivered, lost (a move number never seen) and out of order (a lower move number
-after a higher one); the delay from a move's publication to each viewer (median, 99th
-percentile; the clocks are one machine's); the hall's CPU seconds and peak memory (RSS).
-``--restart`` also stops and restarts the broker once in mid-game (the hall and boards
-reconnect; nothing may be lost).
+interval. The viewers read the organiser's stream, which carries every board's move number.
+They are plain asyncio protocols speaking just enough HTTP, ``--procs`` processes of them;
+every ``--sample``-th viewer reads the board and move number of each update (two regular
+expressions, no JSON), the others take what they get unread, as fast as it comes: the load
+generator shares the machine's cores with the hall and must not starve it. They accept
+gzip, as browsers do (``--plain``: not).
 
-Goals (issue 23): 0 lost, 0 out of order, p99 < 500 ms.
+Printed, per viewer that reads and per board: updates delivered; **lost**, a board's final
+state (its last move) that never reached the viewer (goal 0); **coalesced**, an intermediate
+state the viewer never saw because a later one of the same board came in its place (a
+viewer that falls behind skips to the latest state of each board; not a loss); out of
+order, a lower move number after a higher one (goal 0). The delay from a move's
+publication to each viewer that got it (median, 99th percentile; the clocks are one
+machine's). CPU seconds over the game of the hall, of the generator (the viewer processes,
+and the boards' process) and of the broker; the hall's peak memory (RSS). Gzip costs the
+reading viewers CPU (inflating) that a browser spends on its own machine, here on the
+hall's cores. ``--restart`` also stops and restarts the broker once in
+mid-game (the hall and boards reconnect; nothing may be lost).
+
+``--code DIR`` (repeatable) runs the hall from another checkout of kifu, an older commit
+say, each in turn under the same load: a before-and-after in one run. Default: this one.
+
+Goals (issue 23): 0 lost, 0 out of order, p99 < 500 ms. For 200 boards (a move every 2 s:
+``--speedup 1``) and 1,000 viewers with this generator on the same 2 cores: 0 lost, median
+under 1 s, p99 under 2 s.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import multiprocessing as mp
 import os
 import re
@@ -33,6 +49,8 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +59,10 @@ GAMES = ROOT.parent / "shared" / "games"
 sys.path.insert(0, str(ROOT))
 
 
-FIELDS = re.compile(rb'^data: ?\{"id":"([^"]*)".*?,"number":(\d+)', re.M)
-"""A board update's id and move number (the hall writes ``id`` first, ``number`` later)."""
+BOARD = re.compile(rb'\ndata: ?\{"id":"([^"]*)"')
+NUMBER = re.compile(rb',"number":(\d+)')
+"""A board update's id and its move number: every update has one of each, in this order
+(two searches for a literal each are ten times quicker than one spanning the update)."""
 
 
 def free_port() -> int:
@@ -74,6 +94,8 @@ class Mosquitto:
                              f"user {os.environ.get('USER', 'root')}\nlog_dest none\n"
                              "max_queued_messages 100000\n")
         self.proc: subprocess.Popen[bytes] | None = None
+        self.cpu = 0.0
+        """CPU seconds of the broker processes stopped so far."""
 
     def start(self) -> None:
         self.proc = subprocess.Popen([self.binary, "-c", str(self.conf)],
@@ -82,8 +104,13 @@ class Mosquitto:
 
     def stop(self) -> None:
         if self.proc is not None:
+            self.cpu += proc_stats(self.proc.pid)[0]
             self.proc.terminate()
             self.proc.wait(10)
+
+    def cpu_now(self) -> float:
+        running = proc_stats(self.proc.pid)[0] if self.proc and self.proc.poll() is None else 0
+        return self.cpu + running
 
 
 def game_moves(limit: int, count: int) -> list[list[str]]:
@@ -143,46 +170,117 @@ def run_boards(port: int, games: list[list[str]], step: float, spread: float,
     return 1.0 if ok else 0.0
 
 
-async def viewers(url: str, count: int, stop: Any, out: mp.Queue,  # type: ignore[type-arg]
-                  ready: Any) -> None:
-    import aiohttp
-
-    seen: list[dict[str, list[tuple[int, float]]]] = [{} for _ in range(count)]
-
-    async def one(i: int, session: aiohttp.ClientSession) -> None:
-        buf = b""
-        try:
-            async with session.get(url, timeout=aiohttp.ClientTimeout(total=None)) as r:
-                first = True
-                async for chunk in r.content.iter_any():
-                    if first:
-                        with ready.get_lock():
-                            ready.value += 1
-                        first = False
-                    buf += chunk
-                    *frames, buf = buf.split(b"\n\n")
-                    now = time.time()
-                    for f in frames:
-                        m = FIELDS.search(f)  # cheaper than json.loads: the viewers share 2 cores
-                        if m:
-                            seen[i].setdefault(m[1].decode(), []).append((int(m[2]), now))
-        except (aiohttp.ClientError, asyncio.TimeoutError):
-            pass
-
-    conn = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=conn) as session:
-        tasks = [asyncio.create_task(one(i, session)) for i in range(count)]
-        while not stop.is_set():
-            await asyncio.sleep(0.2)
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    out.put(seen)
+# -- the viewers ---------------------------------------------------------------------------
 
 
-def viewer_process(url: str, count: int, stop: Any, out: mp.Queue,  # type: ignore[type-arg]
-                   ready: Any) -> None:
-    asyncio.run(viewers(url, count, stop, out, ready))
+class Tally:
+    """What one process's viewers saw: per viewer, the last move number of each board; per
+    (board, move), when each viewer first had it; how often a number went backwards."""
+
+    def __init__(self, count: int) -> None:
+        self.last: list[dict[bytes, int]] = [{} for _ in range(count)]
+        self.arrivals: dict[tuple[bytes, int], array[float]] = {}
+        self.disorder = 0
+        self.connected = 0
+        self.dropped = 0
+
+
+class Viewer(asyncio.Protocol):
+    """One event-stream viewer: a GET, then the stream read as it comes."""
+
+    def __init__(self, index: int, request: bytes, tally: Tally, parse: bool) -> None:
+        self.index = index
+        self.parse = parse
+        self.request = request
+        self.tally = tally
+        self.last = tally.last[index]
+        self.buf = b""
+        self.head: bytes | None = b""
+        self.inflate: Any = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.WriteTransport)
+        transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        now = time.time()
+        if self.head is not None:
+            head = self.head + data
+            start = head.find(b"\r\n\r\n")
+            if start < 0:
+                self.head = head
+                return
+            self.head, data = None, head[start + 4:]
+            if b"\ncontent-encoding: gzip" in head[:start].lower():
+                self.inflate = zlib.decompressobj(31)
+            self.tally.connected += 1
+        if not self.parse:
+            return
+        if self.inflate is not None:
+            data = self.inflate.decompress(data)
+        buf = self.buf + data if self.buf else data
+        end = buf.rfind(b"\n\n")
+        if end < 0:
+            self.buf = buf
+            return
+        self.buf = buf[end + 2:]
+        last, arrivals = self.last, self.tally.arrivals
+        numbers = map(int, NUMBER.findall(buf, 0, end))
+        for board, n in zip(BOARD.findall(buf, 0, end), numbers):
+            before = last.get(board, -1)
+            if n <= before:
+                self.tally.disorder += n < before
+                continue
+            last[board] = n
+            times = arrivals.get((board, n))
+            if times is None:
+                times = arrivals[(board, n)] = array("d")
+            times.append(now)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.tally.dropped += 1
+
+
+async def viewers(port: int, path: str, first: int, count: int, stop: Any,
+                  out: mp.Queue, ready: Any, gzip: bool,  # type: ignore[type-arg]
+                  sample: int) -> None:
+    loop = asyncio.get_running_loop()
+    tally = Tally(count)
+    accept = "Accept-Encoding: gzip, deflate\r\n" if gzip else ""
+    request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+               f"Accept: text/event-stream\r\n{accept}\r\n").encode()
+    transports = []
+    for i in range(count):
+        for _ in range(50):
+            try:
+                t, _ = await loop.create_connection(
+                    lambda: Viewer(i, request, tally, (first + i) % sample == 0),
+                    "127.0.0.1", port)
+                transports.append(t)
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+        if i % 50 == 49:
+            await asyncio.sleep(0.05)  # let the hall accept them
+    while tally.connected < count and not stop.is_set():
+        await asyncio.sleep(0.1)
+    with ready.get_lock():
+        ready.value += tally.connected
+    while not stop.is_set():
+        await asyncio.sleep(0.2)
+    dropped = tally.dropped
+    for t in transports:
+        t.close()
+    last = [{b.decode(): n for b, n in per.items()} for i, per in enumerate(tally.last)
+            if (first + i) % sample == 0]
+    arrivals = {(b.decode(), n): times for (b, n), times in tally.arrivals.items()}
+    out.put((first, last, arrivals, tally.disorder, dropped))
+
+
+def viewer_process(port: int, path: str, first: int, count: int, stop: Any,
+                   out: mp.Queue, ready: Any, gzip: bool,  # type: ignore[type-arg]
+                   sample: int) -> None:
+    asyncio.run(viewers(port, path, first, count, stop, out, ready, gzip, sample))
 
 
 def proc_stats(pid: int) -> tuple[float, int]:
@@ -197,7 +295,12 @@ def proc_stats(pid: int) -> tuple[float, int]:
     return cpu, peak
 
 
-def run(args: argparse.Namespace, restart: bool) -> None:
+def own_cpu() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+def run(args: argparse.Namespace, code: Path, restart: bool) -> dict[str, Any]:
     games = game_moves(args.moves, args.boards)
     if len(games) < args.boards:
         raise SystemExit(f"only {len(games)} usable games in {GAMES}")
@@ -205,9 +308,10 @@ def run(args: argparse.Namespace, restart: bool) -> None:
     broker = Mosquitto(folder, free_port())
     broker.start()
     port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(code)}
     hall = subprocess.Popen(
         [sys.executable, "-m", "kifu.cli", "hall", f"mqtt://127.0.0.1:{broker.port}/load",
-         "--port", str(port)], stderr=subprocess.PIPE, text=True, cwd=ROOT)
+         "--port", str(port)], stderr=subprocess.PIPE, text=True, cwd=code, env=env)
     try:
         line = hall.stderr.readline() if hall.stderr else ""
         token = line.rsplit("token=", 1)[1].strip(" )\n") if "token=" in line else ""
@@ -216,59 +320,96 @@ def run(args: argparse.Namespace, restart: bool) -> None:
         stop = mp.Event()
         q: mp.Queue = mp.Queue()  # type: ignore[type-arg]
         ready = mp.Value("i", 0)
+        shares = [args.viewers // args.procs + (i < args.viewers % args.procs)
+                  for i in range(args.procs)]
         procs = [mp.Process(target=viewer_process, args=(
-            f"http://127.0.0.1:{port}/api/v1/events?token={token}",
-            args.viewers // args.procs + (i < args.viewers % args.procs), stop, q, ready))
+            port, f"/api/v1/events?token={token}", sum(shares[:i]), shares[i], stop, q, ready,
+            not args.plain, args.sample))
             for i in range(args.procs)]
         for viewer in procs:
             viewer.start()
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 90
         while ready.value < args.viewers and time.monotonic() < deadline:
             time.sleep(0.1)
-        print(f"  {ready.value} of {args.viewers} viewers connected", flush=True)
+        connected = ready.value
         published: dict[tuple[str, int], float] = {}
-        cpu0, _ = proc_stats(hall.pid)
+        cpu0 = proc_stats(hall.pid)[0]
+        gen0 = sum(proc_stats(v.pid or 0)[0] for v in procs)
+        own0, broker0 = own_cpu(), broker.cpu_now()
+        wall0 = time.monotonic()
         run_boards(broker.port, games, step, step, published,
                    threading.Event() if restart else None, broker)
         time.sleep(8 if restart else 3)
+        wall = time.monotonic() - wall0
+        cpu1, peak = proc_stats(hall.pid)
+        gen1 = sum(proc_stats(v.pid or 0)[0] for v in procs)
+        own1, broker1 = own_cpu(), broker.cpu_now()
         stop.set()
-        seen = [s for _ in procs for s in q.get(timeout=120)]
+        parts = sorted(q.get(timeout=300) for _ in procs)
         for viewer in procs:
             viewer.join(30)
-        cpu1, peak = proc_stats(hall.pid)
     finally:
         hall.terminate()
         hall.wait(10)
         broker.stop()
         shutil.rmtree(folder, ignore_errors=True)
-    delivered = lost = disorder = 0
-    delays: list[float] = []
-    for per_board in seen:
-        for board_id in {b for b, _ in published}:
-            numbers = per_board.get(board_id, [])
-            got = {n for n, _ in numbers}
-            delivered += len(got)
-            lost += sum(1 for (b, n) in published if b == board_id and n not in got)
-            disorder += sum(1 for (a, _), (b, _) in zip(numbers, numbers[1:]) if b < a)
-            first: dict[int, float] = {}
-            for n, t in numbers:
-                first.setdefault(n, t)
-            delays += [first[n] - published[(board_id, n)] for n in first
-                       if (board_id, n) in published]
-    delays.sort()
-    p99 = delays[int(0.99 * (len(delays) - 1))] if delays else float("nan")
-    label = "with the broker restarted once" if restart else "steady"
-    print(f"\n{label}: {args.boards} boards x {args.moves} moves, one every {step:.2f} s; "
-          f"{args.viewers} viewers")
-    print(f"  moves published          {len(published)}")
-    print(f"  updates delivered        {delivered}  ({delivered / max(1, len(seen)):.0f} per viewer)")
-    print(f"  lost                     {lost}")
-    print(f"  out of order             {disorder}")
-    if delays:
-        print(f"  delay median / p99       {statistics.median(delays) * 1000:.0f} ms / "
-              f"{p99 * 1000:.0f} ms")
-    print(f"  hall CPU                 {cpu1 - cpu0:.1f} s over the game; peak RSS "
-          f"{peak / 2**20:.0f} MB")
+    final: dict[str, int] = {}
+    for b, n in published:
+        final[b] = max(final.get(b, 0), n)
+    last = [per for _, lasts, *_ in parts for per in lasts]
+    arrivals: dict[tuple[str, int], list[float]] = {}
+    for _, _, arr, *_ in parts:
+        for key, times in arr.items():
+            arrivals.setdefault(key, []).extend(times)
+    delivered = sum(len(arrivals.get(key, ())) for key in published)
+    lost = sum(1 for per in last for b, n in final.items() if per.get(b) != n)
+    delivered_final = sum(len(arrivals.get((b, n), ())) for b, n in final.items())
+    coalesced = (len(published) - len(final)) * len(last) - (delivered - delivered_final)
+    delays = sorted(t - published[key] for key, times in arrivals.items() if key in published
+                    for t in times)
+    return {
+        "code": code, "restart": restart, "step": step, "viewers": args.viewers,
+        "boards": args.boards, "connected": connected, "published": len(published),
+        "delivered": delivered, "lost": lost, "parsed": len(last), "finals": len(final) * len(last),
+        "coalesced": coalesced, "disorder": sum(p[3] for p in parts),
+        "dropped": sum(p[4] for p in parts),
+        "median": statistics.median(delays) if delays else float("nan"),
+        "p99": delays[int(0.99 * (len(delays) - 1))] if delays else float("nan"),
+        "hall_cpu": cpu1 - cpu0, "gen_cpu": gen1 - gen0, "boards_cpu": own1 - own0,
+        "broker_cpu": broker1 - broker0, "peak": peak, "wall": wall,
+    }
+
+
+def report(r: dict[str, Any]) -> None:
+    label = "with the broker restarted once" if r["restart"] else "steady"
+    print(f"\n{r['code']}, {label}: {r['boards']} boards x {r['published'] // r['boards']} "
+          f"moves, one every {r['step']:.2f} s; {r['connected']} of {r['viewers']} "
+          f"viewers connected")
+    print(f"  moves published          {r['published']}")
+    print(f"  viewers that read        {r['parsed']} (the others take what they get unread)")
+    print(f"  updates delivered        {r['delivered']}  "
+          f"({r['delivered'] / max(1, r['parsed']):.0f} per viewer that reads)")
+    print(f"  lost (final states)      {r['lost']} of {r['finals']}")
+    print(f"  coalesced (intermediate) {r['coalesced']}")
+    print(f"  out of order             {r['disorder']}")
+    print(f"  streams dropped          {r['dropped']}")
+    print(f"  delay median / p99       {r['median'] * 1000:.0f} ms / {r['p99'] * 1000:.0f} ms")
+    print(f"  CPU over {r['wall']:.0f} s          hall {r['hall_cpu']:.1f} s; viewers "
+          f"{r['gen_cpu']:.1f} s, boards {r['boards_cpu']:.1f} s, broker "
+          f"{r['broker_cpu']:.1f} s")
+    print(f"  hall peak RSS            {r['peak'] / 2**20:.0f} MB", flush=True)
+
+
+def table(rows: list[dict[str, Any]]) -> None:
+    print("\n| code | boards | viewers | move every | lost (final) | coalesced | out of order "
+          "| median | p99 | hall CPU | generator CPU |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['code'].name}{' (restart)' if r['restart'] else ''} | {r['boards']} "
+              f"| {r['viewers']} | {r['step']:.2f} s | {r['lost']} of {r['finals']} "
+              f"| {r['coalesced']} | {r['disorder']} | {r['median'] * 1000:.0f} ms "
+              f"| {r['p99'] * 1000:.0f} ms | {r['hall_cpu']:.1f} s "
+              f"| {r['gen_cpu'] + r['boards_cpu']:.1f} s |")
 
 
 def main() -> None:
@@ -279,11 +420,23 @@ def main() -> None:
     ap.add_argument("--speedup", type=float, default=4.0)
     ap.add_argument("--moves", type=int, default=20, help="moves per board")
     ap.add_argument("--restart", action="store_true", help="also a run with a broker restart")
-    ap.add_argument("--procs", type=int, default=4, help="processes the viewers run in")
+    ap.add_argument("--procs", type=int, default=2, help="processes the viewers run in")
+    ap.add_argument("--sample", type=int, default=4, metavar="K",
+                    help="every K-th viewer reads what it gets; the others take it unread")
+    ap.add_argument("--plain", action="store_true",
+                    help="viewers that do not accept gzip (as browsers all do)")
+    ap.add_argument("--code", type=Path, action="append",
+                    help="a checkout of kifu to run the hall from (repeatable; default: this)")
     args = ap.parse_args()
-    run(args, restart=False)
-    if args.restart:
-        run(args, restart=True)
+    rows = []
+    for code in args.code or [ROOT]:
+        code = code.resolve()
+        rows.append(run(args, code, restart=False))
+        report(rows[-1])
+        if args.restart:
+            rows.append(run(args, code, restart=True))
+            report(rows[-1])
+    table(rows)
 
 
 if __name__ == "__main__":

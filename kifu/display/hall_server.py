@@ -10,7 +10,10 @@ live; everyone else sees them ``Hall.delay`` seconds late):
 - ``/api/v1/boards/ID/board.svg``, ``/api/v1/boards/ID/game.sgf``;
 - ``/api/v1/boards/ID/events``: the organiser's recent events of that board;
 - ``/api/v1/events``: server-sent events, one ``board`` event per change (the board's JSON,
-  without the drawing ``kifu serve`` adds), ids ``EPOCH.SEQ`` for ``Last-Event-ID``;
+  without the drawing ``kifu serve`` adds), ids ``EPOCH.SEQ`` for ``Last-Event-ID``; a
+  board's changes within ``tick`` seconds go out as its latest one, all boards' changes to a
+  viewer in one write, gzipped for viewers that accept it (see `kifu.display.fanout`);
+  ``?board=ID``: that board's only;
 - ``/api/v1/results`` (JSON), ``/api/v1/results.csv``, ``/api/v1/games.sgf`` (all games).
 """
 
@@ -26,13 +29,12 @@ from importlib import resources
 from aiohttp import web
 
 from ..hall import Hall, board_picture
+from .fanout import TICK, Fanout
 from .feed import Feed
 from .policy import carries_token, event_seq
 from .web import Timeouts, WebServer, error, json_response, reply, sse_frame
 
 API = "/api/v1"
-TICK = 0.25
-"""Seconds between looks for boards whose delayed (public) view has changed."""
 
 PAGES = {"hall.html": "text/html; charset=utf-8", "hall.js": "text/javascript; charset=utf-8",
          "hall.css": "text/css; charset=utf-8"}
@@ -44,23 +46,28 @@ def _page(name: str) -> bytes:
 
 class HallServer(WebServer):
     """Serves ``hall`` (taken from another thread under ``lock``) until `stop`. ``clock``
-    gives the time the hall's messages were stamped with (time.monotonic by default)."""
+    gives the time the hall's messages were stamped with (time.monotonic by default);
+    ``tick``: seconds between two writes to one viewer, and between looks for boards whose
+    delayed (public) view has changed."""
 
     def __init__(self, hall: Hall, lock: threading.Lock, host: str = "127.0.0.1",
                  port: int = 0, *, token: str | None = None, allow_hosts: Iterable[str] = (),
                  cors: str | None = None, timeouts: Timeouts = Timeouts(),
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, tick: float = TICK) -> None:
         super().__init__(host, port, allow_hosts=allow_hosts, cors=cors, timeouts=timeouts,
                          name="kifu-hall")
         self.hall = hall
         self.lock = lock
         self.clock = clock
+        self.tick = tick
         self.token = token or secrets.token_urlsafe(12)
         self.epoch = secrets.token_hex(4)
         self.live = Feed()
         self.public = Feed()
+        self._fanouts: dict[bool, Fanout] = {}
         self._versions: dict[tuple[bool, str], int] = {}
-        self._shown: dict[tuple[bool, str], str] = {}
+        self._shown: dict[tuple[bool, str], bytes] = {}
+        self._public_seen: dict[str, object] = {}
         self._pages = {name: _page(name) for name in PAGES}
         self._ticker = threading.Thread(target=self._tick, name="kifu-hall-tick", daemon=True)
         self._ticking = threading.Event()
@@ -97,25 +104,50 @@ class HallServer(WebServer):
             view = self.hall.view(board_id, self.clock(), live=live)
         if view is None:
             return
-        key = json.dumps(view, sort_keys=True)
-        if self._shown.get((live, board_id)) == key:
-            return  # the record changed, or an event came, but nothing shown did
-        self._shown[(live, board_id)] = key
-        version = self._versions.get((live, board_id), 0) + 1
-        self._versions[(live, board_id)] = version
         # No drawing in the stream (the page draws from the rows): a crowded 19x19 board
         # drawn is some 40 kB against 2 kB of JSON, times every viewer, times every move.
         data = json.dumps(view, separators=(",", ":")).encode()
+        if self._shown.get((live, board_id)) == data:
+            return  # the record changed, or an event came, but nothing shown did
+        self._shown[(live, board_id)] = data
+        version = self._versions.get((live, board_id), 0) + 1
+        self._versions[(live, board_id)] = version
         (self.live if live else self.public).push(board_id, version, data)
 
     def _tick(self) -> None:
         while self._ticking.is_set():
-            time.sleep(TICK)
+            time.sleep(self.tick)
             if self.hall.delay > 0:
-                with self.lock:
-                    ids = list(self.hall.boards)
-                for board_id in ids:
+                for board_id in self._public_due():
                     self._push(board_id, live=False)
+
+    def _public_due(self) -> list[str]:
+        """The boards whose delayed view shows another version of the board than at the
+        last look (only those are worth a view and its JSON)."""
+        shown_at = self.clock() - self.hall.delay
+        due = []
+        with self.lock:
+            for board in self.hall.boards.values():
+                seen = board.as_of(shown_at)
+                if seen is not self._public_seen.get(board.id):
+                    self._public_seen[board.id] = seen
+                    due.append(board.id)
+        return due
+
+    def _fanout(self, live: bool) -> Fanout:
+        """The organiser's (``live``) or the public's streams (made in the server's loop)."""
+        fanout = self._fanouts.get(live)
+        if fanout is None:
+            t = self.timeouts
+            fanout = self._fanouts[live] = Fanout(
+                self.live if live else self.public, lambda m: sse_frame(self.epoch, m),
+                tick=self.tick, write_timeout=t.write, heartbeat=t.heartbeat)
+        return fanout
+
+    async def closing(self) -> None:
+        """End the event streams (the server is stopping)."""
+        for fanout in self._fanouts.values():
+            fanout.close()
 
     # -- requests ---------------------------------------------------------------------
 
@@ -143,11 +175,9 @@ class HallServer(WebServer):
                 "results": f"{API}/results", "games": f"{API}/games.sgf",
                 "delay_minutes": self.hall.delay / 60, "live": live})
         if rest == ["events"]:
-            only = request.query.get("board")
-            feed = self.live if live else self.public
-            return await self.event_stream(
-                request, feed, event_seq(request.headers.get("Last-Event-ID"), self.epoch),
-                lambda m: sse_frame(self.epoch, m) if only is None or m.board_id == only else b"")
+            return await self._fanout(live).stream(
+                request, event_seq(request.headers.get("Last-Event-ID"), self.epoch),
+                request.query.get("board"))
         with self.lock:
             if rest == ["boards"]:
                 return json_response(200, self.hall.views(now, live=live))

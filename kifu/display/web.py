@@ -142,6 +142,20 @@ class _Stream(web.StreamResponse):
     _length_check = False
 
 
+async def open_event_stream(request: web.Request, headers: dict[str, str] | None = None
+                            ) -> web.StreamResponse:
+    """The head of a text/event-stream answer to ``request`` (with ``headers`` added),
+    sent (prepared): the body runs until the connection closes. Write its first bytes with
+    the response's ``write`` (which sends the head with them); after that they may go to
+    the transport directly."""
+    resp = _Stream(headers={
+        "Content-Type": "text/event-stream", "Cache-Control": "no-store",
+        "X-Accel-Buffering": "no", **(headers or {})})
+    resp.force_close()
+    await resp.prepare(request)
+    return resp
+
+
 _HIGH_WATER = 65536
 """Bytes a transport holds back before a writer must wait (asyncio's default limit)."""
 
@@ -419,11 +433,7 @@ class WebServer:
         # What the viewer is owed is settled before it learns it is connected: every
         # message from then on reaches it.
         messages = feed.since(since)
-        resp = _Stream(headers={
-            "Content-Type": "text/event-stream", "Cache-Control": "no-store",
-            "X-Accel-Buffering": "no"})
-        resp.force_close()
-        await resp.prepare(request)
+        resp = await open_event_stream(request)
         if request.method == "HEAD":
             return resp
         loop = asyncio.get_running_loop()
