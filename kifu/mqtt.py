@@ -25,7 +25,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import socket
 import ssl
+import sys
 import threading
 import time
 import urllib.parse
@@ -42,6 +44,11 @@ from .display.state import BoardSink, LiveBoard
 from .sgf import write_atomically
 from .sinks import event_json
 from .tracker import Output
+
+KEEPALIVE = 10
+"""Seconds between signs of life on an idle connection. A board whose network goes silently
+is given up by the broker after 1.5 of them (its last will, ``offline``, then reaches the
+hall); the board itself notices after at most two and reconnects as soon as it can."""
 
 PREFIX = "kifu/v1"
 """The root of every topic kifu publishes; the version changes with an incompatible
@@ -63,10 +70,15 @@ class BrokerUrl:
     username: str | None = None
     password: str | None = None
     tls: bool = False
+    ca: str | None = None
+    """With TLS, the file of the certificate authority to trust for the broker's certificate
+    (None: the system's)."""
 
     @classmethod
-    def parse(cls, text: str) -> BrokerUrl:
-        """The broker address in ``text``; ValueError naming ``text`` if it is not one."""
+    def parse(cls, text: str, ca: str | None = None) -> BrokerUrl:
+        """The broker address in ``text``, trusting the certificate authority in the file
+        ``ca`` for mqtts://; ValueError naming ``text`` if it is not one, or ``ca`` if it is
+        given for plain mqtt:// or cannot be read."""
         try:
             u = urllib.parse.urlsplit(text)
             port = u.port
@@ -81,12 +93,51 @@ class BrokerUrl:
             raise ValueError(f"--mqtt {text}: the event name (the path) must be one word of "
                              "letters, digits, '-', '_' or '.'")
         tls = u.scheme == "mqtts"
+        if ca is not None:
+            if not tls:
+                raise ValueError(f"--mqtt-ca {ca}: a CA is for mqtts:// (TLS), not {text}")
+            try:
+                ssl.create_default_context(cafile=ca)
+            except (OSError, ssl.SSLError) as exc:
+                raise ValueError(f"--mqtt-ca {ca}: {getattr(exc, 'strerror', None) or exc}"
+                                 ) from None
         return cls(
             host=u.hostname, port=port or (8883 if tls else 1883), event=event,
             username=urllib.parse.unquote(u.username) if u.username else None,
             password=urllib.parse.unquote(u.password) if u.password is not None else None,
-            tls=tls,
+            tls=tls, ca=ca,
         )
+
+    @property
+    def address(self) -> str:
+        """The broker as people name it (no password): ``mqtts://HOST:PORT``."""
+        return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
+
+    def tls_context(self) -> ssl.SSLContext:
+        """The TLS settings for this broker: its certificate checked against ``ca`` (or the
+        system's authorities) and its name."""
+        return ssl.create_default_context(cafile=self.ca)
+
+    def tls_fault(self) -> str | None:
+        """Why a TLS connection to the broker is refused on this side, for good (its
+        certificate not trusted, or not its name), or None: it is fine, or the broker is
+        only out of reach, which passes. Asks the broker once."""
+        try:
+            with socket.create_connection((self.host, self.port), timeout=5) as raw, \
+                    self.tls_context().wrap_socket(raw, server_hostname=self.host):
+                return None
+        except ssl.SSLCertVerificationError as exc:
+            return (f"{self.address}: the broker's certificate is not trusted "
+                    f"({exc.verify_message}); give its CA with --mqtt-ca FILE")
+        except (OSError, ssl.SSLError):
+            return None
+
+    def setup(self, client: mqtt.Client) -> None:
+        """Give ``client`` this broker's user, password and TLS settings."""
+        if self.username is not None:
+            client.username_pw_set(self.username, self.password)
+        if self.tls:
+            client.tls_set_context(self.tls_context())
 
     def topic(self, board: str, leaf: str) -> str:
         """The topic of ``leaf`` (state, events, sgf, status) for board ``board``."""
@@ -149,6 +200,8 @@ class BoardPublisher:
         self._early: set[int] = set()
         """Acknowledged before `_send` had noted them (the ack outran the return)."""
         self._lock = threading.Lock()
+        self.failure: str | None = None
+        """Why the broker cannot be reached for good (a TLS certificate refused), once seen."""
 
     def _status(self) -> str:
         return self.url.topic(self.board, "status")
@@ -157,10 +210,7 @@ class BoardPublisher:
         """Connect in the background (retrying until the broker answers) and publish the
         board as it stands. Never blocks on the broker."""
         c = self.client
-        if self.url.username is not None:
-            c.username_pw_set(self.url.username, self.url.password)
-        if self.url.tls:
-            c.tls_set(cert_reqs=ssl.CERT_REQUIRED)
+        self.url.setup(c)
         c.will_set(self._status(), b"offline", qos=1, retain=True)
         c.reconnect_delay_set(min_delay=1, max_delay=8)
         # One message in flight at a time: paho resends what it holds after a reconnect,
@@ -169,7 +219,8 @@ class BoardPublisher:
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_publish = self._on_publish
-        c.connect_async(self.url.host, self.url.port, keepalive=10)
+        c.on_connect_fail = self._on_connect_fail
+        c.connect_async(self.url.host, self.url.port, keepalive=KEEPALIVE)
         c.loop_start()
         self._publish_board()
         return self
@@ -179,6 +230,17 @@ class BoardPublisher:
         if not reason.is_failure:
             client.publish(self._status(), b"online", qos=1, retain=True)
             self.connected.set()
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        # Out of reach passes; a certificate this side refuses does not: say so at once,
+        # once, and stop trying (the session records on, in its SGF only).
+        if not self.url.tls or self.failure is not None:
+            return
+        fault = self.url.tls_fault()
+        if fault is not None:
+            self.failure = fault
+            print(f"kifu: {fault}; recording on, in the SGF only", file=sys.stderr, flush=True)
+            client.disconnect()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:
@@ -231,7 +293,7 @@ class BoardPublisher:
         what is still held back, and disconnect. True if nothing was left unsent."""
         self._send("status", b"offline", retain=True)
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and self.unsent:
+        while time.monotonic() < deadline and self.unsent and self.failure is None:
             time.sleep(0.02)
         done = not self.unsent
         self.client.disconnect()
@@ -239,5 +301,5 @@ class BoardPublisher:
         return done
 
 
-__all__ = ["PREFIX", "BoardPublisher", "BrokerUrl", "check_board_id",
+__all__ = ["KEEPALIVE", "PREFIX", "BoardPublisher", "BrokerUrl", "check_board_id",
            "read_seq", "seq_file"]

@@ -1,0 +1,124 @@
+"""A board's faults over a real Mosquitto: its network cut for 30 s while the game goes
+on, and its session killed outright. The broker tells the hall the board is offline (the
+session's last will) within 1.5 keepalives; what was played meanwhile arrives once and in
+order when the board is back."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from kifu.hall import Hall
+from kifu.mqtt import KEEPALIVE, BoardPublisher, BrokerUrl
+from rules import Game, Point
+
+from ..mqtt_broker import Broker, Cable, Listener, broker  # noqa: F401
+
+WILL_WITHIN = KEEPALIVE * 1.5 + 5
+"""The broker gives up on a silent client 1.5 keepalives after its last word (MQTT 3.1.1,
+3.1.2.10); then up to a few seconds more, on a busy machine, for the broker to look and for
+the message to travel."""
+
+
+def _wait(test: object, timeout: float) -> float | None:
+    """Seconds until ``test()`` held, or None if it did not within ``timeout``."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        if test():  # type: ignore[operator]
+            return time.monotonic() - t0
+        time.sleep(0.05)
+    return None
+
+
+def test_a_board_cut_off_for_30_s_marks_offline_then_delivers_every_event_once_in_order(
+        broker: Broker) -> None:  # noqa: F811
+    """The board's network goes silently (no word to either end, as a pulled cable) for 30 s,
+    longer than the keepalive, while a move is played every 4 s."""
+    cable = Cable(broker.port)
+    hall = Listener(broker.port, "kifu/v1/club/6/#", client_id="hall-6")
+    game = Game("chinese", 19)
+    publisher = BoardPublisher(BrokerUrl("127.0.0.1", cable.port, "club"), "6", game,
+                               lambda: b"(;)").start()
+    vertices = ["D4", "Q16", "C16", "Q4", "R6", "P3", "O3", "R10", "E17", "C3"]
+    played = 0
+
+    def play(n: int) -> None:
+        nonlocal played
+        for v in vertices[played:played + n]:
+            publisher(game.play(Point.from_gtp(v)), float(played))
+            played += 1
+
+    def events() -> list[int]:
+        return [json.loads(p)["seq"] for p in hall.on("events")]
+
+    try:
+        assert hall.wait_for(lambda m: hall.on("status")[-1:] == [b"online"], 5)
+        play(2)
+        assert hall.wait_for(lambda m: len(events()) == 2)
+        cable.cut(silent=True)
+        cut_at = time.monotonic()
+        offline_after = None
+        while (since := time.monotonic() - cut_at) < 30:  # a move every 4 s, cut off
+            if since >= 4 * (played - 1):
+                play(1)
+            if offline_after is None and hall.on("status")[-1:] == [b"offline"]:
+                offline_after = since
+            time.sleep(0.05)
+        assert offline_after is not None, "the broker gave no last will during the cut"
+        assert offline_after < WILL_WITHIN
+        cable.mend()
+        mended = time.monotonic()
+        play(1)
+        back = _wait(lambda: len(set(events())) == played, 30)
+        assert back is not None, f"events after the cut: {events()}"
+        assert hall.on("status")[-1] == b"online"
+        taker = Hall("club")
+        taken = [json.loads(p)["vertex"] for p in hall.on("events")
+                 if taker.take("kifu/v1/club/6/events", p, 0)]
+        assert taken == vertices, "each once, in order"
+        seqs = events()
+        assert all(b == a + 1 or b <= a for a, b in zip(seqs, seqs[1:])), seqs  # no overtaking
+        print(f"\n30 s cut: {played} events sent, {len(seqs)} received ({len(set(seqs))} "
+              f"distinct, {len(seqs) - len(set(seqs))} repeated), in order; offline "
+              f"{offline_after:.1f} s into the cut; all back "
+              f"{time.monotonic() - mended:.1f} s after the mend")
+    finally:
+        publisher.close()
+        hall.close()
+        cable.close()
+
+
+def test_a_killed_session_shows_offline_by_its_last_will(
+        tmp_path: Path, broker: Broker) -> None:  # noqa: F811
+    """``kifu record --serial sim`` killed with SIGKILL (no goodbye): the broker publishes
+    its last will and the hall shows the board offline within 1.5 keepalives."""
+    hall = Listener(broker.port, "kifu/v1/club/9/status", client_id="hall-9")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kifu.cli", "record", "--serial", "sim", "--size", "9",
+         "--out", str(tmp_path / "g.sgf"), "--mqtt", f"mqtt://127.0.0.1:{broker.port}/club",
+         "--board", "9"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert hall.wait_for(lambda m: hall.on("status")[-1:] == [b"online"], 20), \
+            proc.stderr.read1().decode() if proc.poll() is not None and proc.stderr else ""
+        assert proc.stdin is not None
+        proc.stdin.write(b"place E5 b\n")
+        proc.stdin.flush()
+        assert _wait(lambda: (tmp_path / "g.sgf").exists()
+                     and b"B[ee]" in (tmp_path / "g.sgf").read_bytes(), 10) is not None
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(5)
+        took = _wait(lambda: hall.on("status")[-1:] == [b"offline"], WILL_WITHIN)
+        assert took is not None, "no last will from the broker"
+        print(f"\nSIGKILL: offline {took:.2f} s later")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        hall.close()
