@@ -10,9 +10,11 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
+from kifu.cmd_hall import Subscriber
 from kifu.hall import Hall
 from kifu.mqtt import KEEPALIVE, BoardPublisher, BrokerUrl
 from rules import Game, Point
@@ -122,3 +124,51 @@ def test_a_killed_session_shows_offline_by_its_last_will(
             proc.kill()
             proc.wait()
         hall.close()
+
+
+class Shown:
+    """Stands in for the hall's web server: the move numbers of board 1, as shown."""
+
+    def __init__(self, hall: Hall) -> None:
+        self.hall = hall
+        self.numbers: list[int] = []
+
+    def clock(self) -> float:
+        return time.monotonic()
+
+    def changed(self, board: str) -> None:
+        state = self.hall.boards[board].latest().state
+        if state is not None:
+            self.numbers.append(state["number"])
+
+
+def test_a_hall_back_on_its_session_never_shows_a_board_going_back(
+        broker: Broker) -> None:  # noqa: F811
+    """The hall away (a restart, the broker's or its own) while a board plays 30 moves: the
+    broker kept them for the hall's session and gives them in order when it is back; the
+    board's retained state, newer than all but the last of them, must not come first."""
+    url = BrokerUrl("127.0.0.1", broker.port, "club")
+    hall = Hall("club")
+    shown = Shown(hall)
+    lock = threading.Lock()
+    first = Subscriber(url, hall, lock, shown).start()  # type: ignore[arg-type]
+    assert first.subscribed.wait(10)
+    game = Game("chinese", 19)
+    board = BoardPublisher(url, "1", game, lambda: b"(;)").start()
+    moves = [Point(x, y) for y in range(0, 19, 2) for x in range(0, 19, 2)]
+    try:
+        for point in moves[:3]:
+            board(game.play(point), 0.0)
+        assert _wait(lambda: shown.numbers[-1:] == [3], 10) is not None
+        first.stop()
+        for point in moves[3:33]:
+            board(game.play(point), 0.0)
+        assert _wait(lambda: board.unsent == 0, 10) is not None
+        again = Subscriber(url, hall, lock, shown).start()  # type: ignore[arg-type]
+        try:
+            assert _wait(lambda: shown.numbers[-1:] == [33], 10) is not None, shown.numbers
+        finally:
+            again.stop()
+        assert shown.numbers == sorted(shown.numbers), f"the board went back: {shown.numbers}"
+    finally:
+        board.close()
