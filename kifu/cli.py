@@ -21,6 +21,7 @@ from . import cmd_record
 from . import cmd_serve
 from . import cmd_snap
 from . import replay as rp
+from .broker import LOCAL_PORT
 from .sgf import Record, SgfError, load, rules_for
 
 EXIT_BAD_RECORD = 2
@@ -144,11 +145,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hall", action="store_true", help="instead, three games played side by "
                    "side on simulated sensor boards, each recorded and published to an MQTT "
                    "broker in the demo, and shown on one hall page (until Ctrl-C)")
-    p.add_argument("--port", type=int, default=8735, help="with --hall, the hall page's port "
-                   "(default 8735; 0 picks a free one)")
-    p.add_argument("--broker-port", type=int, default=1883, help="with --hall, the MQTT "
-                   "broker's port (default 1883, joined if a broker listens there; 0 picks a "
-                   "free one)")
+    p.add_argument("--port", type=int, default=cmd_hall.DEFAULT_PORT, help="with --hall, the "
+                   f"hall page's port (default {cmd_hall.DEFAULT_PORT}; 0 picks a free one)")
+    p.add_argument("--broker-port", type=int, default=LOCAL_PORT, help="with --hall, the MQTT "
+                   f"broker's port (default {LOCAL_PORT}, joined if a broker listens there; 0 "
+                   "picks a free one)")
     p.add_argument("--pace", type=float, default=1.0, metavar="SECONDS",
                    help="with --hall, seconds between a board's moves (default 1)")
     p.add_argument("--moves", type=int, metavar="N", help="with --hall, play only the first "

@@ -96,6 +96,9 @@ def run(folder: Path, *, port: int = DEFAULT_PORT, broker_port: int = LOCAL_PORT
     hall stays up ``linger`` seconds (None: until Ctrl-C). 0 when every record equals its
     source game, 1 otherwise."""
     out = out or sys.stdout
+    for flag, value, least in (("--pace", pace, 0), ("--moves", moves, 1), ("--linger", linger, 0)):
+        if value is not None and value < least:
+            raise ValueError(f"{flag} must be at least {least}: {value:g}")
     folder.mkdir(parents=True, exist_ok=True)
     records = [bundled(name) for name in GAMES]
     pairings = {str(n): Pairing(str(n), str(r.properties.get("PB", "Black")),

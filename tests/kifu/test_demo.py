@@ -44,3 +44,10 @@ def test_the_hall_demo_bundles_three_whole_games() -> None:
     records = [demo_hall.bundled(name) for name in demo_hall.GAMES]
     assert [len(r.moves) for r in records] == [186, 211, 180]
     assert {r.properties.get("DT") for r in records} == {"2016-03-09", "2016-03-10", "2016-03-13"}
+
+
+def test_the_hall_demo_refuses_a_pace_or_count_out_of_range(tmp_path: Path) -> None:
+    from kifu.cli import main
+
+    for flag, value in (("--pace", "-1"), ("--moves", "0"), ("--linger", "-5")):
+        assert main(["demo", "--hall", "--folder", str(tmp_path), flag, value]) == 2
