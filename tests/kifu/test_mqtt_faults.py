@@ -6,15 +6,17 @@ order when the board is back."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 from kifu.cmd_hall import Subscriber
+from kifu.display.hall_server import HallServer
 from kifu.hall import Hall
 from kifu.mqtt import KEEPALIVE, BoardPublisher, BrokerUrl
 from rules import Game, Point
@@ -98,17 +100,28 @@ def test_a_board_cut_off_for_30_s_marks_offline_then_delivers_every_event_once_i
 def test_a_killed_session_shows_offline_by_its_last_will(
         tmp_path: Path, broker: Broker) -> None:  # noqa: F811
     """``kifu record --serial sim`` killed with SIGKILL (no goodbye): the broker publishes
-    its last will and the hall shows the board offline within 1.5 keepalives."""
-    hall = Listener(broker.port, "kifu/v1/club/9/status", client_id="hall-9")
+    its last will and the hall's page shows the board offline within 1.5 keepalives."""
+    hall = Hall("club")
+    lock = threading.Lock()
+    server = HallServer(hall, lock).start()
+    subscriber = Subscriber(BrokerUrl("127.0.0.1", broker.port, "club"), hall, lock,
+                            server).start()
+    assert subscriber.subscribed.wait(10)
+
+    def status() -> str | None:
+        try:
+            with urllib.request.urlopen(server.url.rstrip("/") + "/api/v1/boards/9") as r:
+                return str(json.loads(r.read())["status"])
+        except urllib.error.HTTPError:
+            return None  # not heard of yet
+
     proc = subprocess.Popen(
         [sys.executable, "-m", "kifu.cli", "record", "--serial", "sim", "--size", "9",
          "--out", str(tmp_path / "g.sgf"), "--mqtt", f"mqtt://127.0.0.1:{broker.port}/club",
          "--board", "9"],
-        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        assert hall.wait_for(lambda m: hall.on("status")[-1:] == [b"online"], 20), \
-            proc.stderr.read1().decode() if proc.poll() is not None and proc.stderr else ""
+        assert _wait(lambda: status() == "online", 20) is not None, proc.poll()
         assert proc.stdin is not None
         proc.stdin.write(b"place E5 b\n")
         proc.stdin.flush()
@@ -116,14 +129,15 @@ def test_a_killed_session_shows_offline_by_its_last_will(
                      and b"B[ee]" in (tmp_path / "g.sgf").read_bytes(), 10) is not None
         proc.send_signal(signal.SIGKILL)
         proc.wait(5)
-        took = _wait(lambda: hall.on("status")[-1:] == [b"offline"], WILL_WITHIN)
+        took = _wait(lambda: status() == "offline", WILL_WITHIN)
         assert took is not None, "no last will from the broker"
-        print(f"\nSIGKILL: offline {took:.2f} s later")
+        print(f"\nSIGKILL: offline on the hall's page {took:.2f} s later")
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        hall.close()
+        subscriber.stop()
+        server.stop()
 
 
 class Shown:
