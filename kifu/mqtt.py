@@ -12,9 +12,11 @@ Under ``kifu/v1/EVENT/BOARD/`` a board publishes:
 
 The client is paho-mqtt: it is the Eclipse project's reference client for Python, kept up
 to date with MQTT 5, and it keeps every QoS 1 message it has not had acknowledged, across a
-lost connection, resending them when the broker is back (one in flight at a time keeps
-them in order; a message whose acknowledgement was lost may come twice, which its number
-tells). So a board that loses the broker keeps recording (publishing never blocks and
+lost connection, resending them when the broker is back (a message whose acknowledgement
+was lost may come twice, which its number tells). The board hands it one message at a
+time, the next once the broker has acknowledged the one before, which keeps them in order:
+paho's own limit on messages in flight does not, as one published while it reconnects can
+go out before those it holds. So a board that loses the broker keeps recording (publishing never blocks and
 never raises) and catches up when it can. The numbering is kept beside the record
 (``GAME.sgf.mqtt-seq``), so a session resumed with ``--resume`` carries on from the last
 number it used.
@@ -22,6 +24,7 @@ number it used.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
 import re
@@ -168,6 +171,10 @@ def read_seq(path: Path) -> int:
     return int(text)
 
 
+_SENDING = -1
+"""`BoardPublisher._pending` while a message is being handed to paho (no mid yet)."""
+
+
 class BoardPublisher:
     """A session's sink that publishes the board to an MQTT broker (see the module).
 
@@ -196,9 +203,13 @@ class BoardPublisher:
             CallbackAPIVersion.VERSION2, client_id=f"kifu-{url.event}-{board}",
             clean_session=True,
         )
-        self._unacked: set[int] = set()
+        self._outbox: collections.deque[tuple[str, bytes, bool]] = collections.deque()
+        """(topic, payload, retain) not yet handed to paho, oldest first."""
+        self._pending: int | None = None
+        """The mid of the one message paho holds, until the broker acknowledges it;
+        _SENDING while it is being handed over."""
         self._early: set[int] = set()
-        """Acknowledged before `_send` had noted them (the ack outran the return)."""
+        """Acknowledged before `_pump` had noted them (the ack outran the return)."""
         self._lock = threading.Lock()
         self.failure: str | None = None
         """Why the broker cannot be reached for good (a TLS certificate refused), once seen."""
@@ -213,9 +224,6 @@ class BoardPublisher:
         self.url.setup(c)
         c.will_set(self._status(), b"offline", qos=1, retain=True)
         c.reconnect_delay_set(min_delay=1, max_delay=8)
-        # One message in flight at a time: paho resends what it holds after a reconnect,
-        # but with more in flight a new message can overtake the held-back ones.
-        c.max_inflight_messages_set(1)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_publish = self._on_publish
@@ -249,10 +257,11 @@ class BoardPublisher:
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any,
                     properties: Any) -> None:
         with self._lock:
-            if mid in self._unacked:
-                self._unacked.discard(mid)
-            else:
+            if mid != self._pending:
                 self._early.add(mid)
+                return
+            self._pending = None
+        self._pump()
 
     def __call__(self, item: Output, time: float) -> None:
         """Publish one output as the next numbered event, then the board and the record
@@ -271,22 +280,35 @@ class BoardPublisher:
         self._send("sgf", self.sgf(), retain=True)
 
     def _send(self, leaf: str, payload: bytes, *, retain: bool) -> None:
-        # Not connected: paho keeps the message (QoS 1) and sends it, in order, once the
-        # broker is back; the return code only says it was not sent yet.
-        # paho calls on_publish holding its own lock, so ours is never held across publish.
-        info = self.client.publish(self.url.topic(self.board, leaf), payload, qos=1,
-                                   retain=retain)
         with self._lock:
-            if info.mid in self._early:
-                self._early.discard(info.mid)
-            else:
-                self._unacked.add(info.mid)
+            self._outbox.append((self.url.topic(self.board, leaf), payload, retain))
+        self._pump()
+
+    def _pump(self) -> None:
+        """Hand paho the next message if it holds none. One at a time, each once the one
+        before is acknowledged: paho keeps a message it holds (QoS 1) across a lost
+        connection and sends it again when the broker is back, but a message handed to it
+        while it reconnects may go out before the one it holds, so it is given no second.
+        paho calls on_publish holding its own lock, so ours is never held across publish."""
+        while True:
+            with self._lock:
+                if self._pending is not None or not self._outbox:
+                    return
+                topic, payload, retain = self._outbox.popleft()
+                self._pending = _SENDING
+            mid = self.client.publish(topic, payload, qos=1, retain=retain).mid
+            with self._lock:
+                if mid not in self._early:
+                    self._pending = mid
+                    return
+                self._early.discard(mid)
+                self._pending = None
 
     @property
     def unsent(self) -> int:
         """How many messages the broker has not yet acknowledged."""
         with self._lock:
-            return len(self._unacked)
+            return len(self._outbox) + (self._pending is not None)
 
     def close(self, timeout: float = 5.0) -> bool:
         """Say the board is offline, wait up to ``timeout`` seconds for the broker to take

@@ -14,6 +14,10 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from kifu.cmd_hall import Subscriber
 from kifu.display.hall_server import HallServer
@@ -186,3 +190,33 @@ def test_a_hall_back_on_its_session_never_shows_a_board_going_back(
         assert shown.numbers == sorted(shown.numbers), f"the board went back: {shown.numbers}"
     finally:
         board.close()
+
+
+class Recording(mqtt.Client):
+    """A paho client never connected, that notes what it is handed."""
+
+    def __init__(self) -> None:
+        super().__init__(CallbackAPIVersion.VERSION2, client_id="recording")
+        self.handed: list[tuple[str, int]] = []
+
+    def publish(self, topic: str, payload: Any = None, qos: int = 0, retain: bool = False,
+                properties: Any = None) -> mqtt.MQTTMessageInfo:
+        info = super().publish(topic, payload, qos, retain, properties)
+        self.handed.append((topic, info.mid))
+        return info
+
+
+def test_paho_is_handed_one_message_at_a_time_the_next_once_the_broker_took_it() -> None:
+    """So that nothing published while paho reconnects goes out before what it holds."""
+    client = Recording()
+    game = Game("chinese", 9)
+    board = BoardPublisher(BrokerUrl("127.0.0.1", 1, "club"), "2", game, lambda: b"(;)",
+                           client=client)
+    for v in ["D4", "E5", "C3"]:
+        board(game.play(Point.from_gtp(v)), 0.0)
+    assert [t for t, _ in client.handed] == ["kifu/v1/club/2/events"]
+    assert board.unsent == 3 * 3  # each move's event, state and record
+    for leaf in ["state", "sgf", "events", "state", "sgf"]:
+        board._on_publish(client, None, client.handed[-1][1], None, None)  # the broker's ack
+        assert client.handed[-1][0] == f"kifu/v1/club/2/{leaf}"
+    assert len(client.handed) == 6 and board.unsent == 9 - 5
