@@ -23,7 +23,7 @@ from .broker import LOCAL_URL, local_broker
 from .cmd_serve import add_web_flags
 from .display.hall_server import HallServer
 from .hall import Hall, read_pairings
-from .mqtt import KEEPALIVE, BrokerUrl
+from .mqtt import KEEPALIVE, RECONNECT_MAX, BrokerUrl
 from .sgf import write_atomically
 
 DEFAULT_PORT = 8735
@@ -66,6 +66,8 @@ class Subscriber:
         self._written = ""
         self.subscribed = threading.Event()
         """Set once the broker has taken the hall's subscription."""
+        self._fault: str | None = None
+        """Why the last try to reach the broker was refused on this side, as said."""
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
                                   client_id=f"kifu-hall-{url.event}", clean_session=False)
         url.setup(self.client)
@@ -73,7 +75,7 @@ class Subscriber:
         self.client.on_connect_fail = self._on_connect_fail
         self.client.on_message = self._on_message
         self.client.on_subscribe = lambda *_: self.subscribed.set()
-        self.client.reconnect_delay_set(min_delay=1, max_delay=8)
+        self.client.reconnect_delay_set(min_delay=1, max_delay=RECONNECT_MAX)
 
     def start(self) -> Subscriber:
         """Connect in the background, retrying until the broker answers."""
@@ -94,8 +96,9 @@ class Subscriber:
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         fault = self.url.tls_fault() if self.url.tls else None
-        if fault is not None:  # said at each try: the hall waits for the broker to change
+        if fault is not None and fault != self._fault:  # the hall waits for the broker to mend
             print(f"kifu: {fault}", file=sys.stderr, flush=True)
+        self._fault = fault
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         with self.lock:

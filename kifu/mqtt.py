@@ -53,6 +53,12 @@ KEEPALIVE = 10
 is given up by the broker after 1.5 of them (its last will, ``offline``, then reaches the
 hall); the board itself notices after at most two and reconnects as soon as it can."""
 
+RECONNECT_MAX = 2
+"""The longest wait, in seconds, between two tries to reach a broker that is away (the
+first after 1 s, doubling): a restarted broker has every board and hall back within about
+that of taking connections again, and a few hundred clients trying every 2 s are nothing
+to it."""
+
 PREFIX = "kifu/v1"
 """The root of every topic kifu publishes; the version changes with an incompatible
 payload."""
@@ -223,7 +229,7 @@ class BoardPublisher:
         c = self.client
         self.url.setup(c)
         c.will_set(self._status(), b"offline", qos=1, retain=True)
-        c.reconnect_delay_set(min_delay=1, max_delay=8)
+        c.reconnect_delay_set(min_delay=1, max_delay=RECONNECT_MAX)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_publish = self._on_publish
@@ -323,5 +329,5 @@ class BoardPublisher:
         return done
 
 
-__all__ = ["KEEPALIVE", "PREFIX", "BoardPublisher", "BrokerUrl", "check_board_id",
-           "read_seq", "seq_file"]
+__all__ = ["KEEPALIVE", "PREFIX", "RECONNECT_MAX", "BoardPublisher", "BrokerUrl",
+           "check_board_id", "read_seq", "seq_file"]

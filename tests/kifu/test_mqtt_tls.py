@@ -130,3 +130,22 @@ def test_a_ca_that_cannot_serve_is_a_usage_error(
     assert code == 2
     assert says in capsys.readouterr().err
     assert not (tmp_path / "g.sgf").exists()
+
+
+def test_a_hall_that_does_not_trust_the_broker_says_so_once_and_keeps_trying(
+        tls: tuple[Broker, Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    broker, _, other = tls
+    hall = Hall("club")
+    lock = threading.Lock()
+    server = HallServer(hall, lock).start()
+    subscriber = Subscriber(BrokerUrl.parse(f"mqtts://127.0.0.1:{broker.port}/club",
+                                            ca=str(other)), hall, lock, server).start()
+    try:
+        time.sleep(4)  # three tries at least: at once, 1 s later, 2 s after that
+        assert not subscriber.subscribed.is_set()
+    finally:
+        subscriber.stop()
+        server.stop()
+    err = capsys.readouterr().err
+    assert err.count(f"mqtts://127.0.0.1:{broker.port}: the broker's certificate is not "
+                     "trusted") == 1, err
