@@ -3,6 +3,7 @@ what it hears. Tests skip without Mosquitto (Debian package ``mosquitto``) excep
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import shutil
 import socket
@@ -15,6 +16,11 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
+
+from kifu.cmd_hall import Subscriber
+from kifu.display.hall_server import HallServer
+from kifu.hall import Hall
+from kifu.mqtt import BrokerUrl
 
 from .conftest import need
 
@@ -136,6 +142,21 @@ class Listener:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+@contextlib.contextmanager
+def hall_page(url: BrokerUrl) -> Iterator[tuple[HallServer, Subscriber]]:
+    """The hall of ``url``'s event, its page on a free port, subscribed to the broker (in
+    the background) until the block ends."""
+    hall = Hall(url.event)
+    lock = threading.Lock()
+    server = HallServer(hall, lock).start()
+    subscriber = Subscriber(url, hall, lock, server).start()
+    try:
+        yield server, subscriber
+    finally:
+        subscriber.stop()
+        server.stop()
 
 
 class Cable:

@@ -20,12 +20,11 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from kifu.cmd_hall import Subscriber
-from kifu.display.hall_server import HallServer
 from kifu.hall import Hall
 from kifu.mqtt import KEEPALIVE, BoardPublisher, BrokerUrl
 from rules import Game, Point
 
-from ..mqtt_broker import Broker, Cable, Listener, broker  # noqa: F401
+from ..mqtt_broker import Broker, Cable, Listener, broker, hall_page  # noqa: F401
 
 WILL_WITHIN = KEEPALIVE * 1.5 + 5
 """The broker gives up on a silent client 1.5 keepalives after its last word (MQTT 3.1.1,
@@ -105,43 +104,37 @@ def test_a_killed_session_shows_offline_by_its_last_will(
         tmp_path: Path, broker: Broker) -> None:  # noqa: F811
     """``kifu record --serial sim`` killed with SIGKILL (no goodbye): the broker publishes
     its last will and the hall's page shows the board offline within 1.5 keepalives."""
-    hall = Hall("club")
-    lock = threading.Lock()
-    server = HallServer(hall, lock).start()
-    subscriber = Subscriber(BrokerUrl("127.0.0.1", broker.port, "club"), hall, lock,
-                            server).start()
-    assert subscriber.subscribed.wait(10)
+    with hall_page(BrokerUrl("127.0.0.1", broker.port, "club")) as (server, subscriber):
+        assert subscriber.subscribed.wait(10)
 
-    def status() -> str | None:
+        def status() -> str | None:
+            try:
+                with urllib.request.urlopen(server.url.rstrip("/") + "/api/v1/boards/9") as r:
+                    return str(json.loads(r.read())["status"])
+            except urllib.error.HTTPError:
+                return None  # not heard of yet
+
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "kifu.cli", "record", "--serial", "sim", "--size", "9",
+             "--out", str(tmp_path / "g.sgf"), "--mqtt",
+             f"mqtt://127.0.0.1:{broker.port}/club", "--board", "9"],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            with urllib.request.urlopen(server.url.rstrip("/") + "/api/v1/boards/9") as r:
-                return str(json.loads(r.read())["status"])
-        except urllib.error.HTTPError:
-            return None  # not heard of yet
-
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "kifu.cli", "record", "--serial", "sim", "--size", "9",
-         "--out", str(tmp_path / "g.sgf"), "--mqtt", f"mqtt://127.0.0.1:{broker.port}/club",
-         "--board", "9"],
-        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        assert _wait(lambda: status() == "online", 20) is not None, proc.poll()
-        assert proc.stdin is not None
-        proc.stdin.write(b"place E5 b\n")
-        proc.stdin.flush()
-        assert _wait(lambda: (tmp_path / "g.sgf").exists()
-                     and b"B[ee]" in (tmp_path / "g.sgf").read_bytes(), 10) is not None
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(5)
-        took = _wait(lambda: status() == "offline", WILL_WITHIN)
-        assert took is not None, "no last will from the broker"
-        print(f"\nSIGKILL: offline on the hall's page {took:.2f} s later")
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        subscriber.stop()
-        server.stop()
+            assert _wait(lambda: status() == "online", 20) is not None, proc.poll()
+            assert proc.stdin is not None
+            proc.stdin.write(b"place E5 b\n")
+            proc.stdin.flush()
+            assert _wait(lambda: (tmp_path / "g.sgf").exists()
+                         and b"B[ee]" in (tmp_path / "g.sgf").read_bytes(), 10) is not None
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(5)
+            took = _wait(lambda: status() == "offline", WILL_WITHIN)
+            assert took is not None, "no last will from the broker"
+            print(f"\nSIGKILL: offline on the hall's page {took:.2f} s later")
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
 
 
 class Shown:

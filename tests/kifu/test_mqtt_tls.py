@@ -8,7 +8,6 @@ import json
 import re
 import shutil
 import subprocess
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -17,13 +16,10 @@ from pathlib import Path
 import pytest
 
 from kifu.cli import main
-from kifu.cmd_hall import Subscriber
-from kifu.display.hall_server import HallServer
-from kifu.hall import Hall
 from kifu.mqtt import BrokerUrl
 
 from ..conftest import need
-from ..mqtt_broker import Broker, free_port
+from ..mqtt_broker import Broker, free_port, hall_page
 from .test_mqtt import SCRIPT
 
 
@@ -79,12 +75,8 @@ def _record(tmp_path: Path, port: int, ca: Path, out: Path) -> int:
 def test_a_board_publishes_over_tls_and_the_hall_follows_it_over_tls(
         tmp_path: Path, tls: tuple[Broker, Path, Path]) -> None:
     broker, ca, _ = tls
-    hall = Hall("club")
-    lock = threading.Lock()
-    server = HallServer(hall, lock).start()
-    subscriber = Subscriber(BrokerUrl.parse(f"mqtts://127.0.0.1:{broker.port}/club",
-                                            ca=str(ca)), hall, lock, server).start()
-    try:
+    url = BrokerUrl.parse(f"mqtts://127.0.0.1:{broker.port}/club", ca=str(ca))
+    with hall_page(url) as (server, subscriber):
         assert subscriber.subscribed.wait(10), "the hall did not subscribe over TLS"
         assert _record(tmp_path, broker.port, ca, tmp_path / "g.sgf") == 0
         deadline = time.monotonic() + 10
@@ -96,9 +88,6 @@ def test_a_board_publishes_over_tls_and_the_hall_follows_it_over_tls(
                 break
             time.sleep(0.05)
         assert [(b["id"], b["number"]) for b in boards] == [("1", 3)]
-    finally:
-        subscriber.stop()
-        server.stop()
 
 
 def test_a_broker_whose_certificate_is_not_trusted_is_an_error_naming_it(
@@ -135,17 +124,10 @@ def test_a_ca_that_cannot_serve_is_a_usage_error(
 def test_a_hall_that_does_not_trust_the_broker_says_so_once_and_keeps_trying(
         tls: tuple[Broker, Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
     broker, _, other = tls
-    hall = Hall("club")
-    lock = threading.Lock()
-    server = HallServer(hall, lock).start()
-    subscriber = Subscriber(BrokerUrl.parse(f"mqtts://127.0.0.1:{broker.port}/club",
-                                            ca=str(other)), hall, lock, server).start()
-    try:
+    url = BrokerUrl.parse(f"mqtts://127.0.0.1:{broker.port}/club", ca=str(other))
+    with hall_page(url) as (_, subscriber):
         time.sleep(4)  # three tries at least: at once, 1 s later, 2 s after that
         assert not subscriber.subscribed.is_set()
-    finally:
-        subscriber.stop()
-        server.stop()
     err = capsys.readouterr().err
     assert err.count(f"mqtts://127.0.0.1:{broker.port}: the broker's certificate is not "
                      "trusted") == 1, err
