@@ -104,7 +104,10 @@ def run(folder: Path, *, port: int = DEFAULT_PORT, broker_port: int = LOCAL_PORT
                                 str(r.properties.get("PW", "White")))
                 for n, r in enumerate(records, start=1)}
     broker_port = broker_port or free_port()
-    embedded = local_broker(broker_port)
+    try:
+        embedded = local_broker(broker_port)
+    except OSError as exc:
+        raise ValueError(str(exc)) from None
     url = BrokerUrl("127.0.0.1", broker_port, EVENT)
     hall = Hall(EVENT, pairings=pairings)
     lock = threading.Lock()
@@ -150,7 +153,7 @@ def run(folder: Path, *, port: int = DEFAULT_PORT, broker_port: int = LOCAL_PORT
         print(f"the hall stays at {server.url} "
               + ("(Ctrl-C to stop)" if linger is None else f"for {linger:g} s"),
               file=out, flush=True)
-        stop.wait(linger if linger is not None else None)
+        stop.wait(linger)
     except KeyboardInterrupt:
         stop.set()
         for proc in procs:
