@@ -302,7 +302,12 @@ class BoardPublisher:
                     return
                 topic, payload, retain = self._outbox.popleft()
                 self._pending = _SENDING
-            mid = self.client.publish(topic, payload, qos=1, retain=retain).mid
+            try:
+                mid = self.client.publish(topic, payload, qos=1, retain=retain).mid
+            except BaseException:
+                with self._lock:
+                    self._pending = None
+                raise
             with self._lock:
                 if mid not in self._early:
                     self._pending = mid
