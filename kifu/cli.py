@@ -21,6 +21,7 @@ from . import cmd_record
 from . import cmd_serve
 from . import cmd_snap
 from . import replay as rp
+from .broker import LOCAL_PORT
 from .sgf import Record, SgfError, load, rules_for
 
 EXIT_BAD_RECORD = 2
@@ -83,6 +84,12 @@ def cmd_score(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from . import demo
 
+    if args.hall:
+        from . import demo_hall
+
+        return demo_hall.run(args.folder or demo.cache_dir() / "hall", port=args.port,
+                             broker_port=args.broker_port, pace=args.pace, moves=args.moves,
+                             linger=args.linger)
     return demo.run(args.folder)
 
 
@@ -135,6 +142,20 @@ def build_parser() -> argparse.ArgumentParser:
                        "and check the record against the game")
     p.add_argument("--folder", type=Path, help="where the film and the record go "
                    "(default: ~/.cache/kifu/demo)")
+    p.add_argument("--hall", action="store_true", help="instead, three games played side by "
+                   "side on simulated sensor boards, each recorded and published to an MQTT "
+                   "broker in the demo, and shown on one hall page (until Ctrl-C)")
+    p.add_argument("--port", type=int, default=cmd_hall.DEFAULT_PORT, help="with --hall, the "
+                   f"hall page's port (default {cmd_hall.DEFAULT_PORT}; 0 picks a free one)")
+    p.add_argument("--broker-port", type=int, default=LOCAL_PORT, help="with --hall, the MQTT "
+                   f"broker's port (default {LOCAL_PORT}, joined if a broker listens there; 0 "
+                   "picks a free one)")
+    p.add_argument("--pace", type=float, default=1.0, metavar="SECONDS",
+                   help="with --hall, seconds between a board's moves (default 1)")
+    p.add_argument("--moves", type=int, metavar="N", help="with --hall, play only the first "
+                   "N moves of each game")
+    p.add_argument("--linger", type=float, metavar="SECONDS", help="with --hall, stop this "
+                   "long after the games end (default: keep the hall up until Ctrl-C)")
     p.set_defaults(func=cmd_demo)
 
     # Subcommands defined in their own modules register here, one line each.

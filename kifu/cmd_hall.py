@@ -23,7 +23,7 @@ from .broker import LOCAL_URL, local_broker
 from .cmd_serve import add_web_flags
 from .display.hall_server import HallServer
 from .hall import Hall, read_pairings
-from .mqtt import BrokerUrl
+from .mqtt import KEEPALIVE, RECONNECT_MAX, BrokerUrl
 from .sgf import write_atomically
 
 DEFAULT_PORT = 8735
@@ -46,6 +46,9 @@ def register(sub: Any) -> None:
                    help="board,black,white per line: the players of each board")
     p.add_argument("--results", type=Path, metavar="FILE.csv",
                    help="write the results here as they come in")
+    p.add_argument("--mqtt-ca", metavar="FILE",
+                   help="with mqtts://, trust the broker's certificate if this certificate "
+                        "authority (PEM) signed it")
     add_web_flags(p)
     p.set_defaults(func=cmd_hall)
 
@@ -63,20 +66,20 @@ class Subscriber:
         self._written = ""
         self.subscribed = threading.Event()
         """Set once the broker has taken the hall's subscription."""
+        self._fault: str | None = None
+        """Why the last try to reach the broker was refused on this side, as said."""
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
                                   client_id=f"kifu-hall-{url.event}", clean_session=False)
-        if url.username is not None:
-            self.client.username_pw_set(url.username, url.password)
-        if url.tls:
-            self.client.tls_set()
+        url.setup(self.client)
         self.client.on_connect = self._on_connect
+        self.client.on_connect_fail = self._on_connect_fail
         self.client.on_message = self._on_message
         self.client.on_subscribe = lambda *_: self.subscribed.set()
-        self.client.reconnect_delay_set(min_delay=1, max_delay=8)
+        self.client.reconnect_delay_set(min_delay=1, max_delay=RECONNECT_MAX)
 
     def start(self) -> Subscriber:
         """Connect in the background, retrying until the broker answers."""
-        self.client.connect_async(self.url.host, self.url.port, keepalive=10)
+        self.client.connect_async(self.url.host, self.url.port, keepalive=KEEPALIVE)
         self.client.loop_start()
         return self
 
@@ -90,6 +93,12 @@ class Subscriber:
             print(f"kifu: the broker refused the hall: {reason}", file=sys.stderr)
             return
         client.subscribe(self.hall.topic, qos=1)
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        fault = self.url.tls_fault() if self.url.tls else None
+        if fault is not None and fault != self._fault:  # the hall waits for the broker to mend
+            print(f"kifu: {fault}", file=sys.stderr, flush=True)
+        self._fault = fault
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         with self.lock:
@@ -111,7 +120,7 @@ class Subscriber:
 
 
 def cmd_hall(args: argparse.Namespace) -> int:
-    url = BrokerUrl.parse(args.broker or LOCAL_URL)
+    url = BrokerUrl.parse(args.broker or LOCAL_URL, ca=args.mqtt_ca)
     if args.delay < 0:
         raise ValueError(f"--delay must not be negative: {args.delay}")
     pairings = {}

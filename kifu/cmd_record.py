@@ -109,6 +109,8 @@ def register(sub: Any) -> None:
                         f"{LOCAL_URL}, started in this process if nothing listens there")
     p.add_argument("--board", metavar="ID", help="this board's number or name in the event "
                    "(with --mqtt)")
+    p.add_argument("--mqtt-ca", metavar="FILE", help="with mqtts://, trust the broker's "
+                   "certificate if this certificate authority (PEM) signed it")
     add_web_flags(p)
     p.add_argument("--speak", nargs="?", const="announcements",
                    choices=("announcements", "moves"),
@@ -459,7 +461,10 @@ def cmd_record(args: argparse.Namespace) -> int:
         raise ValueError("--first is for a new game without handicap stones (a resumed "
                          "record says who is to play; White plays first after a handicap)")
 
-    broker = BrokerUrl.parse(LOCAL_URL if args.mqtt == "local" else args.mqtt) if args.mqtt else None
+    broker = BrokerUrl.parse(LOCAL_URL if args.mqtt == "local" else args.mqtt,
+                             ca=args.mqtt_ca) if args.mqtt else None
+    if args.mqtt_ca is not None and broker is None:
+        raise ValueError(f"--mqtt-ca {args.mqtt_ca} is for --mqtt mqtts://...: give --mqtt too")
     if broker is not None and args.board is None:
         raise ValueError("--mqtt needs --board ID (the board's number or name in the event)")
     if args.board is not None:
@@ -569,7 +574,7 @@ def cmd_record(args: argparse.Namespace) -> int:
         interrupted = True
         print("\nstopped; the record is safe", file=sys.stderr)
     finally:
-        if publisher is not None and not publisher.close():
+        if publisher is not None and not publisher.close() and publisher.failure is None:
             print(f"kifu: the broker at {publisher.url.host}:{publisher.url.port} did not "
                   "take every update before the end; the record is safe in the SGF",
                   file=sys.stderr)
@@ -585,6 +590,9 @@ def cmd_record(args: argparse.Namespace) -> int:
         if not interrupted:
             _linger(server, args.linger)
         server.stop()
+    if publisher is not None and publisher.failure is not None:
+        print(f"kifu: {publisher.failure}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -12,9 +12,11 @@ Under ``kifu/v1/EVENT/BOARD/`` a board publishes:
 
 The client is paho-mqtt: it is the Eclipse project's reference client for Python, kept up
 to date with MQTT 5, and it keeps every QoS 1 message it has not had acknowledged, across a
-lost connection, resending them when the broker is back (one in flight at a time keeps
-them in order; a message whose acknowledgement was lost may come twice, which its number
-tells). So a board that loses the broker keeps recording (publishing never blocks and
+lost connection, resending them when the broker is back (a message whose acknowledgement
+was lost may come twice, which its number tells). The board hands it one message at a
+time, the next once the broker has acknowledged the one before, which keeps them in order:
+paho's own limit on messages in flight does not, as one published while it reconnects can
+go out before those it holds. So a board that loses the broker keeps recording (publishing never blocks and
 never raises) and catches up when it can. The numbering is kept beside the record
 (``GAME.sgf.mqtt-seq``), so a session resumed with ``--resume`` carries on from the last
 number it used.
@@ -22,10 +24,13 @@ number it used.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
 import re
+import socket
 import ssl
+import sys
 import threading
 import time
 import urllib.parse
@@ -42,6 +47,17 @@ from .display.state import BoardSink, LiveBoard
 from .sgf import write_atomically
 from .sinks import event_json
 from .tracker import Output
+
+KEEPALIVE = 10
+"""Seconds between signs of life on an idle connection. A board whose network goes silently
+is given up by the broker after 1.5 of them (its last will, ``offline``, then reaches the
+hall); the board itself notices after at most two and reconnects as soon as it can."""
+
+RECONNECT_MAX = 2
+"""The longest wait, in seconds, between two tries to reach a broker that is away (the
+first after 1 s, doubling): a restarted broker has every board and hall back within about
+that of taking connections again, and a few hundred clients trying every 2 s are nothing
+to it."""
 
 PREFIX = "kifu/v1"
 """The root of every topic kifu publishes; the version changes with an incompatible
@@ -63,10 +79,15 @@ class BrokerUrl:
     username: str | None = None
     password: str | None = None
     tls: bool = False
+    ca: str | None = None
+    """With TLS, the file of the certificate authority to trust for the broker's certificate
+    (None: the system's)."""
 
     @classmethod
-    def parse(cls, text: str) -> BrokerUrl:
-        """The broker address in ``text``; ValueError naming ``text`` if it is not one."""
+    def parse(cls, text: str, ca: str | None = None) -> BrokerUrl:
+        """The broker address in ``text``, trusting the certificate authority in the file
+        ``ca`` for mqtts://; ValueError naming ``text`` if it is not one, or ``ca`` if it is
+        given for plain mqtt:// or cannot be read."""
         try:
             u = urllib.parse.urlsplit(text)
             port = u.port
@@ -81,12 +102,51 @@ class BrokerUrl:
             raise ValueError(f"--mqtt {text}: the event name (the path) must be one word of "
                              "letters, digits, '-', '_' or '.'")
         tls = u.scheme == "mqtts"
+        if ca is not None:
+            if not tls:
+                raise ValueError(f"--mqtt-ca {ca}: a CA is for mqtts:// (TLS), not {text}")
+            try:
+                ssl.create_default_context(cafile=ca)
+            except (OSError, ssl.SSLError) as exc:
+                raise ValueError(f"--mqtt-ca {ca}: {getattr(exc, 'strerror', None) or exc}"
+                                 ) from None
         return cls(
             host=u.hostname, port=port or (8883 if tls else 1883), event=event,
             username=urllib.parse.unquote(u.username) if u.username else None,
             password=urllib.parse.unquote(u.password) if u.password is not None else None,
-            tls=tls,
+            tls=tls, ca=ca,
         )
+
+    @property
+    def address(self) -> str:
+        """The broker as people name it (no password): ``mqtts://HOST:PORT``."""
+        return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
+
+    def tls_context(self) -> ssl.SSLContext:
+        """The TLS settings for this broker: its certificate checked against ``ca`` (or the
+        system's authorities) and its name."""
+        return ssl.create_default_context(cafile=self.ca)
+
+    def tls_fault(self) -> str | None:
+        """Why a TLS connection to the broker is refused on this side, for good (its
+        certificate not trusted, or not its name), or None: it is fine, or the broker is
+        only out of reach, which passes. Asks the broker once."""
+        try:
+            with socket.create_connection((self.host, self.port), timeout=5) as raw, \
+                    self.tls_context().wrap_socket(raw, server_hostname=self.host):
+                return None
+        except ssl.SSLCertVerificationError as exc:
+            return (f"{self.address}: the broker's certificate is not trusted "
+                    f"({exc.verify_message}); give its CA with --mqtt-ca FILE")
+        except (OSError, ssl.SSLError):
+            return None
+
+    def setup(self, client: mqtt.Client) -> None:
+        """Give ``client`` this broker's user, password and TLS settings."""
+        if self.username is not None:
+            client.username_pw_set(self.username, self.password)
+        if self.tls:
+            client.tls_set_context(self.tls_context())
 
     def topic(self, board: str, leaf: str) -> str:
         """The topic of ``leaf`` (state, events, sgf, status) for board ``board``."""
@@ -117,6 +177,10 @@ def read_seq(path: Path) -> int:
     return int(text)
 
 
+_SENDING = -1
+"""`BoardPublisher._pending` while a message is being handed to paho (no mid yet)."""
+
+
 class BoardPublisher:
     """A session's sink that publishes the board to an MQTT broker (see the module).
 
@@ -145,10 +209,16 @@ class BoardPublisher:
             CallbackAPIVersion.VERSION2, client_id=f"kifu-{url.event}-{board}",
             clean_session=True,
         )
-        self._unacked: set[int] = set()
+        self._outbox: collections.deque[tuple[str, bytes, bool]] = collections.deque()
+        """(topic, payload, retain) not yet handed to paho, oldest first."""
+        self._pending: int | None = None
+        """The mid of the one message paho holds, until the broker acknowledges it;
+        _SENDING while it is being handed over."""
         self._early: set[int] = set()
-        """Acknowledged before `_send` had noted them (the ack outran the return)."""
+        """Acknowledged before `_pump` had noted them (the ack outran the return)."""
         self._lock = threading.Lock()
+        self.failure: str | None = None
+        """Why the broker cannot be reached for good (a TLS certificate refused), once seen."""
 
     def _status(self) -> str:
         return self.url.topic(self.board, "status")
@@ -157,19 +227,14 @@ class BoardPublisher:
         """Connect in the background (retrying until the broker answers) and publish the
         board as it stands. Never blocks on the broker."""
         c = self.client
-        if self.url.username is not None:
-            c.username_pw_set(self.url.username, self.url.password)
-        if self.url.tls:
-            c.tls_set(cert_reqs=ssl.CERT_REQUIRED)
+        self.url.setup(c)
         c.will_set(self._status(), b"offline", qos=1, retain=True)
-        c.reconnect_delay_set(min_delay=1, max_delay=8)
-        # One message in flight at a time: paho resends what it holds after a reconnect,
-        # but with more in flight a new message can overtake the held-back ones.
-        c.max_inflight_messages_set(1)
+        c.reconnect_delay_set(min_delay=1, max_delay=RECONNECT_MAX)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_publish = self._on_publish
-        c.connect_async(self.url.host, self.url.port, keepalive=10)
+        c.on_connect_fail = self._on_connect_fail
+        c.connect_async(self.url.host, self.url.port, keepalive=KEEPALIVE)
         c.loop_start()
         self._publish_board()
         return self
@@ -180,6 +245,17 @@ class BoardPublisher:
             client.publish(self._status(), b"online", qos=1, retain=True)
             self.connected.set()
 
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        # Out of reach passes; a certificate this side refuses does not: say so at once,
+        # once, and stop trying (the session records on, in its SGF only).
+        if not self.url.tls or self.failure is not None:
+            return
+        fault = self.url.tls_fault()
+        if fault is not None:
+            self.failure = fault
+            print(f"kifu: {fault}; recording on, in the SGF only", file=sys.stderr, flush=True)
+            client.disconnect()
+
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:
         self.connected.clear()
@@ -187,10 +263,11 @@ class BoardPublisher:
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any,
                     properties: Any) -> None:
         with self._lock:
-            if mid in self._unacked:
-                self._unacked.discard(mid)
-            else:
+            if mid != self._pending:
                 self._early.add(mid)
+                return
+            self._pending = None
+        self._pump()
 
     def __call__(self, item: Output, time: float) -> None:
         """Publish one output as the next numbered event, then the board and the record
@@ -209,29 +286,47 @@ class BoardPublisher:
         self._send("sgf", self.sgf(), retain=True)
 
     def _send(self, leaf: str, payload: bytes, *, retain: bool) -> None:
-        # Not connected: paho keeps the message (QoS 1) and sends it, in order, once the
-        # broker is back; the return code only says it was not sent yet.
-        # paho calls on_publish holding its own lock, so ours is never held across publish.
-        info = self.client.publish(self.url.topic(self.board, leaf), payload, qos=1,
-                                   retain=retain)
         with self._lock:
-            if info.mid in self._early:
-                self._early.discard(info.mid)
-            else:
-                self._unacked.add(info.mid)
+            self._outbox.append((self.url.topic(self.board, leaf), payload, retain))
+        self._pump()
+
+    def _pump(self) -> None:
+        """Hand paho the next message if it holds none. One at a time, each once the one
+        before is acknowledged: paho keeps a message it holds (QoS 1) across a lost
+        connection and sends it again when the broker is back, but a message handed to it
+        while it reconnects may go out before the one it holds, so it is given no second.
+        paho calls on_publish holding its own lock, so ours is never held across publish."""
+        while True:
+            with self._lock:
+                if self._pending is not None or not self._outbox:
+                    return
+                topic, payload, retain = self._outbox.popleft()
+                self._pending = _SENDING
+            try:
+                mid = self.client.publish(topic, payload, qos=1, retain=retain).mid
+            except BaseException:
+                with self._lock:
+                    self._pending = None
+                raise
+            with self._lock:
+                if mid not in self._early:
+                    self._pending = mid
+                    return
+                self._early.discard(mid)
+                self._pending = None
 
     @property
     def unsent(self) -> int:
         """How many messages the broker has not yet acknowledged."""
         with self._lock:
-            return len(self._unacked)
+            return len(self._outbox) + (self._pending is not None)
 
     def close(self, timeout: float = 5.0) -> bool:
         """Say the board is offline, wait up to ``timeout`` seconds for the broker to take
         what is still held back, and disconnect. True if nothing was left unsent."""
         self._send("status", b"offline", retain=True)
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and self.unsent:
+        while time.monotonic() < deadline and self.unsent and self.failure is None:
             time.sleep(0.02)
         done = not self.unsent
         self.client.disconnect()
@@ -239,5 +334,5 @@ class BoardPublisher:
         return done
 
 
-__all__ = ["PREFIX", "BoardPublisher", "BrokerUrl", "check_board_id",
-           "read_seq", "seq_file"]
+__all__ = ["KEEPALIVE", "PREFIX", "RECONNECT_MAX", "BoardPublisher", "BrokerUrl",
+           "check_board_id", "read_seq", "seq_file"]

@@ -3,6 +3,7 @@ what it hears. Tests skip without Mosquitto (Debian package ``mosquitto``) excep
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import shutil
 import socket
@@ -15,6 +16,11 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
+
+from kifu.cmd_hall import Subscriber
+from kifu.display.hall_server import HallServer
+from kifu.hall import Hall
+from kifu.mqtt import BrokerUrl
 
 from .conftest import need
 
@@ -138,9 +144,27 @@ class Listener:
         self.client.loop_stop()
 
 
+@contextlib.contextmanager
+def hall_page(url: BrokerUrl) -> Iterator[tuple[HallServer, Subscriber]]:
+    """The hall of ``url``'s event, its page on a free port, subscribed to the broker (in
+    the background) until the block ends."""
+    hall = Hall(url.event)
+    lock = threading.Lock()
+    server = HallServer(hall, lock).start()
+    subscriber = Subscriber(url, hall, lock, server).start()
+    try:
+        yield server, subscriber
+    finally:
+        subscriber.stop()
+        server.stop()
+
+
 class Cable:
-    """A TCP relay from a free loopback ``port`` to the broker's, that a test can cut (every
-    connection through it dropped, new ones refused) and mend: a board's network going."""
+    """A TCP relay from a free loopback ``port`` to the broker's, that a test can cut and
+    mend: a board's network going. A plain `cut` drops every connection through it at once
+    (both ends see it closed); a silent one leaves them open but carries nothing either way,
+    as a pulled cable or a lost Wi-Fi does, so that each end must notice by itself (MQTT's
+    keepalive). While cut, new connections are refused (closed at once)."""
 
     def __init__(self, target: int) -> None:
         self.target = target
@@ -151,7 +175,9 @@ class Cable:
         self.port = int(self.server.getsockname()[1])
         self.up = threading.Event()
         self.up.set()
-        self.pairs: list[tuple[socket.socket, socket.socket]] = []
+        self.pairs: list[tuple[socket.socket, socket.socket, threading.Event]] = []
+        """Each connection's two sockets and whether it still carries data."""
+        self.silenced: list[tuple[socket.socket, socket.socket, threading.Event]] = []
         self.lock = threading.Lock()
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -169,40 +195,59 @@ class Cable:
             except OSError:
                 client.close()
                 continue
+            alive = threading.Event()
+            alive.set()
             with self.lock:
-                self.pairs.append((client, upstream))
+                self.pairs.append((client, upstream, alive))
             for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+                threading.Thread(target=self._pipe, args=(a, b, alive), daemon=True).start()
 
     @staticmethod
-    def _pipe(src: socket.socket, dst: socket.socket) -> None:
+    def _pipe(src: socket.socket, dst: socket.socket, alive: threading.Event) -> None:
         try:
             while data := src.recv(65536):
-                dst.sendall(data)
+                if alive.is_set():
+                    dst.sendall(data)
         except OSError:
             pass
+        if not alive.is_set():
+            return  # a cut cable carries no word of one end's closing to the other
         for s in (src, dst):
             try:
                 s.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
 
-    def cut(self) -> None:
-        """Drop every connection through the cable and refuse new ones until `mend`."""
+    def cut(self, silent: bool = False) -> None:
+        """Cut every connection through the cable (dropped, or with ``silent`` left hanging)
+        and refuse new ones until `mend`."""
         self.up.clear()
         with self.lock:
             pairs, self.pairs = self.pairs, []
-        for a, b in pairs:
-            for s in (a, b):
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-                s.close()
+            if silent:
+                self.silenced += pairs
+        for a, b, alive in pairs:
+            alive.clear()
+            if not silent:
+                self._close(a, b)
+
+    @staticmethod
+    def _close(*sockets: socket.socket) -> None:
+        for s in sockets:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
 
     def mend(self) -> None:
+        """Carry new connections again (those cut silently stay dead, as they would)."""
         self.up.set()
 
     def close(self) -> None:
         self.cut()
+        with self.lock:
+            silenced, self.silenced = self.silenced, []
+        for a, b, _ in silenced:
+            self._close(a, b)
         self.server.close()
