@@ -222,7 +222,7 @@ class StoneConfig:
     """Stretch of each grid line (cells from the point, both ways) looked at for the cross of
     lines at an intersection: inside where any stone on the point covers the board."""
     line_lean: float = 0.1
-    """A stone leaning this far (cells, along a line; see `vision.stones.lift_shift`) off its
+    """A stone leaning this far (cells, along a line; see `vision.grid.lift_shift`) off its
     point is seen over one arm of that line only: the other may show under its underside.
     (Seen from 45 degrees, the rim of a stone 0.4 cell thick no longer hides the arm of a
     line on the camera's side; the lift at ``stone_lift`` is then 0.2.)"""

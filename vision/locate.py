@@ -38,7 +38,7 @@ from .errors import BoardNotFound
 from .lines import board_outline
 from .outline import outlines
 from .stone_lattice import BlackStones, dark_centres, stone_starts, stones_reach
-from .stones import lift_shift
+from .grid import lift_shift
 
 
 @dataclasses.dataclass(frozen=True)

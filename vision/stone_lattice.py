@@ -232,7 +232,7 @@ def _nearest_points(h: np.ndarray, points: np.ndarray,
     """For each of ``points`` (k, 2), the lattice point of ``h`` nearest it (k, 2), as
     floats, and how far from it (cells, the larger of the two axes). With ``lift`` (the
     offsets, (size*size, 2) in lattice units, at which a stone's body is seen from each of
-    a ``size`` x ``size`` lattice's points, `vision.stones.lift_shift`), the points are
+    a ``size`` x ``size`` lattice's points, `vision.grid.lift_shift`), the points are
     stones' bodies, and are taken back by the offset of the point they lie nearest first."""
     q = grid.apply(np.linalg.inv(h), points)
     if lift is not None:
