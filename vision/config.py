@@ -62,7 +62,7 @@ class LocateConfig:
     255 found.)"""
     outer_drawn: float = 0.25
     """A grid whose second weakest outer line is drawn less than this share as plainly as
-    its inner lines (median) scores less in proportion (`vision.locate.lattice_score`); 0
+    its inner lines (median) scores less in proportion (`vision.grid_score.lattice_score`); 0
     switches the test off. On the real photos the grids found have their weakest at 0.43
     and more; seen from 65 degrees the far edge line may not show at all."""
     min_confidence: float = 0.2

@@ -7,6 +7,8 @@ view of the board) and row ``j`` (0 at the top) at the point ``(i, j)``; a homog
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 
@@ -121,3 +123,20 @@ def lift_shift(homography: np.ndarray, shape: tuple[int, ...], size: int,
     seen = centre[:2] + (pts - centre[:2]) * (cz / (cz - z))
     out: np.ndarray = seen - pts
     return out
+
+
+@dataclasses.dataclass(frozen=True)
+class GridFit:
+    """A located grid: ``homography`` (3, 3) from lattice (i, j) to image pixels, the board
+    ``size``, and a ``confidence`` in [0, 1] from how well lines and mid-lines separate
+    (see `confidence`), or for a grid from the stones how well they vouch for it (see
+    `vision.grid_score.vouched`)."""
+
+    homography: np.ndarray
+    size: int
+    confidence: float
+
+    @property
+    def corners(self) -> np.ndarray:
+        """The outermost intersections in image pixels: TL, TR, BR, BL as seen; (4, 2)."""
+        return corners(self.homography, self.size)

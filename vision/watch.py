@@ -45,7 +45,9 @@ from rules.observation import UNKNOWN
 from . import grid
 from .config import STONES, StoneConfig
 from .errors import BoardNotFound
-from .locate import GridFit, lattice_score, locate, to_gray
+from .grid import GridFit
+from .grid_score import lattice_score
+from .locate import locate, to_gray
 from .reading import Reading
 from .stones import classify, features
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from vision.evaluate import corner_error_cells
-from vision.locate import GridFit, confidence, lattice_score, locate, runs_on, to_gray
+from vision.grid import GridFit
+from vision.grid_score import confidence, lattice_score, runs_on
+from vision.locate import locate, to_gray
 from vision.synth import Scene, random_position, render
 
 

@@ -7,7 +7,8 @@ import cv2
 import numpy as np
 
 from vision import grid
-from vision.locate import GridFit, grow
+from vision.grid import GridFit
+from vision.grid_refine import grow
 
 X0, CELL = 60.0, 28.0
 BOARD = np.array([[CELL, 0, X0], [0, CELL, X0], [0, 0, 1]])  # lattice -> pixels

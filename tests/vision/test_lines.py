@@ -9,7 +9,7 @@ import pytest
 
 from vision import BoardNotFound, grid, locate
 from vision.lines import board_outline, heading_to
-from vision.locate import grid_component, line_mask
+from vision.grid_candidates import grid_component, line_mask
 from vision.synth import Scene, random_position, render
 
 

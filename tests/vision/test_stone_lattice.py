@@ -14,6 +14,8 @@ from vision import grid
 from vision.errors import BoardNotFound
 from vision.locate import locate
 from vision.config import LOCATE
+from vision.grid import GridFit
+from vision.grid_score import edge_shares, vouched
 from vision.stone_lattice import (BlackStones, dark_centres, lattice_axes, lattice_through,
                                   stone_starts, stones_reach, three_class_thresholds)
 from vision.synth import Scene, random_position, render
@@ -290,8 +292,8 @@ def _drawn_board(stones: np.ndarray, lines: int = 9) -> np.ndarray:
 
 def _vouched(board: np.ndarray, homography: np.ndarray, stones: np.ndarray,
              size: int | None = 9) -> float:
-    fit = locate_module.GridFit(homography, 9, 0.0)
-    return float(locate_module._vouched(board, fit, stones, size, LOCATE).confidence)
+    fit = GridFit(homography, 9, 0.0)
+    return float(vouched(board, fit, stones, size, LOCATE).confidence)
 
 
 def test_stones_a_line_short_each_way_leave_the_lines_to_choose_where_the_grid_ends() -> None:
@@ -409,9 +411,9 @@ def test_stones_leaning_past_the_far_edge_are_no_lines_running_on_past_it() -> N
     shot = render(random_position(19, 1, stones=0.75), 1, Scene(camera_tilt=55, stone_height=0.2))
     fit = locate(shot.image)
     assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
-    gray, truth = locate_module.to_gray(shot.image), locate_module.GridFit(shot.homography, 19, 0.0)
-    assert locate_module.edge_shares(gray, truth).max() > 0.4
-    assert locate_module.edge_shares(gray, truth, thin=True).max() < 0.1
+    gray, truth = locate_module.to_gray(shot.image), GridFit(shot.homography, 19, 0.0)
+    assert edge_shares(gray, truth).max() > 0.4
+    assert edge_shares(gray, truth, thin=True).max() < 0.1
 
 
 def test_the_lattice_through_the_most_stones_is_kept_whichever_stone_it_grew_from(
