@@ -8,19 +8,19 @@ import cv2
 import numpy as np
 
 from . import grid
-from .config import LOCATE, SIZES, LocateConfig
+from .config import LocateConfig
 from .consensus import agreeing_homography
 from .grid import GridFit
 from .grid_candidates import line_mask, straight_parts
 
 
-def _peaks(profiles: np.ndarray) -> np.ndarray:
+def _peaks(profiles: np.ndarray, floor: float) -> np.ndarray:
     """Sub-pixel position of each row's maximum in ``profiles`` (k, w); NaN where it is on
-    the border or under 0.25 (no line there)."""
+    the border or under ``floor`` (no line there)."""
     k, w = profiles.shape
     i = np.argmax(profiles, axis=1)
     rows = np.arange(k)
-    ok = (i > 0) & (i < w - 1) & (profiles[rows, i] >= 0.25)
+    ok = (i > 0) & (i < w - 1) & (profiles[rows, i] >= floor)
     ic = np.clip(i, 1, w - 2)
     a, b, c = profiles[rows, ic - 1], profiles[rows, ic], profiles[rows, ic + 1]
     den = a - 2 * b + c
@@ -29,7 +29,7 @@ def _peaks(profiles: np.ndarray) -> np.ndarray:
     return np.where(ok, i + frac, np.nan)
 
 
-def refine(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> GridFit:
+def refine(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> GridFit:
     """``fit`` with every intersection re-measured in a view rectified by the current
     homography and the homography refitted to those that agree (`agreeing_homography`),
     ``cfg.refine_passes`` times or until it moves no point by ``cfg.refine_settled``.
@@ -51,13 +51,13 @@ def refine(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> GridFi
         rect = cv2.warpPerspective(gray, to_rect @ np.linalg.inv(h), (side, side),
                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         raw = line_mask(rect, cfg)
-        horiz, vert = straight_parts(raw, c // 3)
+        horiz, vert = straight_parts(raw, int(cfg.refine_straight * c))
         solid = raw[yy, xx].mean(axis=(1, 2)) / 255.0
-        du = _peaks(vert[yy, xx].mean(axis=1))
-        dv = _peaks(horiz[yy, xx].mean(axis=2))
+        du = _peaks(vert[yy, xx].mean(axis=1), cfg.peak_min)
+        dv = _peaks(horiz[yy, xx].mean(axis=2), cfg.peak_min)
         # A solid dark window is a black stone, not a cross of lines.
-        ok = (solid <= 0.6) & ~np.isnan(du) & ~np.isnan(dv)
-        if ok.sum() < 8:
+        ok = (solid <= cfg.refine_solid) & ~np.isnan(du) & ~np.isnan(dv)
+        if ok.sum() < cfg.refine_min_points:
             break
         measured = np.c_[us[ok] - half + du[ok], vs[ok] - half + dv[ok]]
         dst_l = (measured - c) / c  # in current lattice units
@@ -74,9 +74,11 @@ def refine(gray: np.ndarray, fit: GridFit, cfg: LocateConfig = LOCATE) -> GridFi
 
 
 def _evidence(horiz: np.ndarray, vert: np.ndarray, c: int, off: int, i0: int, i1: int,
-              j0: int, j1: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+              j0: int, j1: int,
+              clear: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Line evidence in a view rectified with ``c`` px per cell, lattice (i, j) at pixel
-    ``c * (i + off)``, for the lattice i0..i1 x j0..j1 and one line beyond it on every side.
+    ``c * (i + off)``, for the lattice i0..i1 x j0..j1 and one line beyond it on every side;
+    ``clear`` px at either end of a gap between lines are left out of it.
 
     Returns (rows, cols, row_gaps, col_gaps): ``rows[k]`` the share of row line j0-1+k drawn
     between columns i0 and i1, ``cols`` likewise; ``row_gaps[k]`` the share of the column
@@ -92,14 +94,14 @@ def _evidence(horiz: np.ndarray, vert: np.ndarray, c: int, off: int, i0: int, i1
         return float(band.max(axis=1).mean()) if band.size else 0.0
 
     def row_gap(j: int) -> float:  # columns between row lines j and j+1
-        y0, y1 = c * (j + off) + c // 4, c * (j + 1 + off) - c // 4
+        y0, y1 = c * (j + off) + clear, c * (j + 1 + off) - clear
         xs = [c * (i + off) for i in range(i0, i1 + 1)]
         if y0 < 0 or y1 > vert.shape[0]:
             return 0.0
         return float(np.mean([vert[y0:y1, max(x - 1, 0):x + 2].max(axis=1).mean() for x in xs]))
 
     def col_gap(i: int) -> float:
-        x0, x1 = c * (i + off) + c // 4, c * (i + 1 + off) - c // 4
+        x0, x1 = c * (i + off) + clear, c * (i + 1 + off) - clear
         ys = [c * (j + off) for j in range(j0, j1 + 1)]
         if x0 < 0 or x1 > horiz.shape[1]:
             return 0.0
@@ -112,17 +114,17 @@ def _evidence(horiz: np.ndarray, vert: np.ndarray, c: int, off: int, i0: int, i1
     return rows, cols, rgaps, cgaps
 
 
-def grow(gray: np.ndarray, fit: GridFit, size: int | None,
-         cfg: LocateConfig = LOCATE) -> GridFit:
+def grow(gray: np.ndarray, fit: GridFit, size: int | None, sizes: tuple[int, ...],
+         cfg: LocateConfig) -> GridFit:
     """``fit`` extended, line by line, while the grid goes on past its outer lines: a line
     beyond is taken when it is drawn along most of the lattice's span *and* the lines
     crossing it run on into the gap (a board's edge or a table's is drawn but crossed by
     nothing); an outer line nothing crosses into is dropped first, and so is one crossed
     into much less than the line beyond the opposite side once the lattice is as long as a
-    board (it slides a line). Stops at 19 lines (or ``size``). A net found on part of the
-    board (a hand across it) so grows to the whole grid; if the grown lattice is not a
-    square of a board size, ``fit`` is returned unchanged."""
-    limit = size or max(SIZES)
+    board (it slides a line). Stops at the largest of ``sizes`` lines (or ``size``). A net
+    found on part of the board (a hand across it) so grows to the whole grid; if the grown
+    lattice is not a square of one of ``sizes``, ``fit`` is returned unchanged."""
+    limit = size or max(sizes)
     c = cfg.grow_cell
     h = fit.homography
     i0, j0, i1, j1 = 0, 0, fit.size - 1, fit.size - 1
@@ -136,8 +138,9 @@ def grow(gray: np.ndarray, fit: GridFit, size: int | None,
         warp = to_rect @ shift @ np.linalg.inv(h)
         rect = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-        horiz, vert = straight_parts(line_mask(rect, cfg), c // 2)
-        rows, cols, rgaps, cgaps = _evidence(horiz, vert, c, off, 0, i1 - i0, 0, j1 - j0)
+        horiz, vert = straight_parts(line_mask(rect, cfg), int(cfg.grow_straight * c))
+        rows, cols, rgaps, cgaps = _evidence(horiz, vert, c, off, 0, i1 - i0, 0, j1 - j0,
+                                             int(cfg.gap_clear * c))
         r_ref = max(float(np.median(rows[1:-1])), 1e-6)
         c_ref = max(float(np.median(cols[1:-1])), 1e-6)
         rg_ref = max(float(np.median(rgaps[1:-1])), 1e-6)
@@ -157,7 +160,7 @@ def grow(gray: np.ndarray, fit: GridFit, size: int | None,
         drops = [(g, e) for g, e in drops if g < cfg.edge_ratio or (
             full[e] and beyond[across[e]] >= cfg.grow_ratio
             and g < cfg.slide_ratio * beyond[across[e]])]
-        if drops and min(i1 - i0, j1 - j0) > 4 and (i0, j0, i1, j1) not in seen:
+        if drops and min(i1 - i0, j1 - j0) > cfg.drop_min_span and (i0, j0, i1, j1) not in seen:
             seen.add((i0, j0, i1, j1))
             edge = min(drops)[1]
             if edge == "top":
@@ -184,6 +187,6 @@ def grow(gray: np.ndarray, fit: GridFit, size: int | None,
         else:
             i1 += 1
     nx, ny = i1 - i0 + 1, j1 - j0 + 1
-    if nx != ny or nx not in SIZES or (size and nx != size):
+    if nx != ny or nx not in sizes or (size and nx != size):
         return fit  # grown into something no board is: keep the lattice as fitted
     return GridFit(grid.shifted(h, i0, j0), nx, fit.confidence)

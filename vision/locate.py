@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from . import grid
-from .config import LOCATE, OUTLINE, SIZES, LocateConfig, OutlineConfig
+from .config import VISION, LocateConfig, VisionConfig
 from .errors import BoardNotFound
 from .grid import GridFit
 from .grid_candidates import cell_mask, fit_lattice, grid_component, line_mask, outer_quad
@@ -52,7 +52,7 @@ def to_gray(image: np.ndarray) -> np.ndarray:
     raise ValueError(f"expected 1, 3 or 4 channels, got {image.shape[2]}")
 
 
-def working_image(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, np.ndarray]:
+def working_image(gray: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray]:
     """``gray`` downscaled so its longer side is at most ``cfg.work_side``; returns it and the
     map (3, 3) from working to original pixels (identity if not downscaled).
 
@@ -71,41 +71,37 @@ def working_image(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> tuple[np.ndar
     return small, to_full
 
 
-def _finish(small: np.ndarray, fit: GridFit, size: int | None, cfg: LocateConfig) -> GridFit:
+def _finish(small: np.ndarray, fit: GridFit, size: int | None,
+            config: VisionConfig) -> GridFit:
     """``fit`` refined, grown to the whole grid (up to ``size`` lines if given), refined,
     and scored."""
+    cfg = config.locate
     fit = refine(small, fit, cfg)
-    fit = grow(small, fit, size, cfg)
+    fit = grow(small, fit, size, config.sizes, cfg)
     fit = refine(small, fit, cfg)
     return GridFit(fit.homography, fit.size, confidence(small, fit, cfg))
 
 
 def _fit_from(small: np.ndarray, quad: np.ndarray, lines: int | None, size: int | None,
-              cfg: LocateConfig, reach: tuple[float, float]) -> GridFit:
+              config: VisionConfig, reach: tuple[float, float]) -> GridFit:
     """Lattice fit in ``quad`` (of ``lines`` lines, or the size that fits best), finished."""
-    return _finish(small, fit_lattice(small, quad, lines, cfg, reach), size, cfg)
+    fit = fit_lattice(small, quad, lines, config.sizes, config.locate, reach)
+    return _finish(small, fit, size, config)
 
 
 def _stone_fit(small: np.ndarray, found: BlackStones, size: int | None,
-               cfg: LocateConfig) -> GridFit | None:
+               config: VisionConfig) -> GridFit | None:
     """The most confident grid through the black stones ``found`` (`vision.stone_lattice`),
     finished and `vouched` for; None if they give no lattice of a board's size."""
     best: GridFit | None = None
-    for h, lines in stone_starts(found, size, cfg):
-        finished = _finish(small, GridFit(h, lines, 0.0), size, cfg)
-        if finished.size not in SIZES:
+    for h, lines in stone_starts(found, size, config.sizes, config.locate):
+        finished = _finish(small, GridFit(h, lines, 0.0), size, config)
+        if finished.size not in config.sizes:
             continue  # a square around the stones that grew into no board
-        fit = vouched(small, finished, found.centres, size, cfg)
+        fit = vouched(small, finished, found.centres, size, config)
         if best is None or fit.confidence > best.confidence:
             best = fit
     return best
-
-
-_NET_REACH = (0.6, 0.15)
-"""How far (cells) the outer lattice lines may lie inside and outside the quad around the net
-of lines (stones on the edge widen it by up to half a cell): see `vision.grid_candidates._comb_fit`."""
-_CELLS_REACH = (0.15, 1.15)
-"""The same around the net's cells (stones on the edge hide the outermost ones)."""
 
 
 def _net(small: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
@@ -117,30 +113,30 @@ def _net(small: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
 
 
 def _other_fits(small: np.ndarray, net: np.ndarray | None, first: GridFit | None,
-                size: int | None, cfg: LocateConfig) -> Iterator[GridFit]:
+                size: int | None, config: VisionConfig) -> Iterator[GridFit]:
     """Grids to weigh against a doubtful ``first`` one, one by one: around the net of lines
     at the sizes the first fit did not take, around the net's cells and inside the board's
     outline (`vision.lines`) at every size, each grown to the whole grid first."""
-    sizes = (size,) if size else SIZES
+    sizes = (size,) if size else config.sizes
     if net is not None:
-        quad = outer_quad(net)
+        quad = outer_quad(net, config.locate)
         for n in sizes:
             if first is None or n != first.size:
-                yield _fit_from(small, quad, n, size, cfg, _NET_REACH)
-        cells = cell_mask(net)
+                yield _fit_from(small, quad, n, size, config, config.locate.net_reach)
+        cells = cell_mask(net, config.locate)
         if cells is not None:
-            quad = outer_quad(cells)
+            quad = outer_quad(cells, config.locate)
             for n in sizes:
-                yield _fit_from(small, quad, n, size, cfg, _CELLS_REACH)
-    outline = board_outline(small, cfg)
+                yield _fit_from(small, quad, n, size, config, config.locate.cells_reach)
+    outline = board_outline(small, config.locate)
     if outline is not None:
         for n in sizes:
-            yield _fit_from(small, outline, n, size, cfg, cfg.outline_reach)
+            yield _fit_from(small, outline, n, size, config, config.locate.outline_reach)
 
 
 def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
-               found: BlackStones | None, size: int | None, cfg: LocateConfig,
-               outline_cfg: OutlineConfig) -> Iterator[GridFit]:
+               found: BlackStones | None, size: int | None,
+               config: VisionConfig) -> Iterator[GridFit]:
     """Grids placed inside the outlines of the slab of wood in ``image`` (`vision.outline`;
     ``to_full`` maps the working image ``small`` to ``image``), one per outline and size:
     its outer lines `OutlineConfig.margin` inside the slab's edges, the lattice fitted
@@ -148,33 +144,35 @@ def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
     stones ``found`` inside that slab (stones off the board, or a dark table's grain,
     are no witness)."""
     back = np.linalg.inv(to_full)
-    for slab in outlines(image, outline_cfg) if image.ndim == 3 else []:
+    for slab in outlines(image, config.outline) if image.ndim == 3 else []:
         quad = grid.apply(back, slab.quad).astype(np.float32)
-        for n in (size,) if size else SIZES:
-            fit = _fit_from(small, quad, n, size, cfg, outline_cfg.reach)
+        for n in (size,) if size else config.sizes:
+            fit = _fit_from(small, quad, n, size, config, config.outline.reach)
             if found is not None:
                 on = [cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
                       for x, y in found.centres]
-                fit = vouched(small, fit, found.centres[np.array(on, bool)], size, cfg)
+                fit = vouched(small, fit, found.centres[np.array(on, bool)], size, config)
             yield fit
 
 
-def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCATE,
-           outline_cfg: OutlineConfig = OUTLINE) -> GridFit:
+def locate(image: np.ndarray, size: int | None = None,
+           config: VisionConfig = VISION) -> GridFit:
     """The grid of the Go board in ``image`` (BGR or grey, uint8), in its own pixels.
 
-    ``size`` (9, 13 or 19) skips the size decision. Raises BoardNotFound with the reason when
-    no grid is found, ValueError when ``image`` is not an image or ``size`` not a board size."""
-    if size is not None and size not in SIZES:
-        raise ValueError(f"board size must be one of {SIZES}, got {size!r}")
+    ``size`` (one of ``config.sizes``) skips the size decision; ``config`` is handed to
+    every stage. Raises BoardNotFound with the reason when no grid is found, ValueError when
+    ``image`` is not an image or ``size`` not a board size."""
+    if size is not None and size not in config.sizes:
+        raise ValueError(f"board size must be one of {config.sizes}, got {size!r}")
+    cfg = config.locate
     gray = to_gray(image)
     small, to_full = working_image(gray, cfg)
     net = _net(small, cfg)
-    fit = _fit_from(small, outer_quad(net), size, size, cfg, _NET_REACH) if net is not None \
-        else None
+    fit = None if net is None else \
+        _fit_from(small, outer_quad(net, cfg), size, size, config, cfg.net_reach)
     doubtful = [] if fit is None else [fit]
     if fit is None or fit.confidence < cfg.recheck_below:
-        for other in _other_fits(small, net, fit, size, cfg):
+        for other in _other_fits(small, net, fit, size, config):
             doubtful.append(other)
             if fit is None or other.confidence > fit.confidence:
                 fit = other
@@ -188,11 +186,11 @@ def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCAT
         found = dark_centres(small, cfg)
         if found is not None:
             for other in doubtful:
-                other = vouched(small, other, found.centres, size, cfg)
+                other = vouched(small, other, found.centres, size, config)
                 if fit is None or other.confidence > fit.confidence:
                     fit = other
         # The slab of wood and its four edges (`vision.outline`), as a person finds a board.
-        slabs = _slab_fits(image, small, to_full, found, size, cfg, outline_cfg) \
+        slabs = _slab_fits(image, small, to_full, found, size, config) \
             if fit is None or fit.confidence < cfg.recheck_below else iter(())
         for other in slabs:
             if fit is None or other.confidence > fit.confidence:
@@ -200,7 +198,7 @@ def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCAT
             if fit.confidence >= cfg.recheck_below:
                 break  # as sure as a first grid that needs no second look
         if found is not None and (fit is None or fit.confidence < cfg.recheck_below):
-            stones = _stone_fit(small, found, size, cfg)
+            stones = _stone_fit(small, found, size, config)
             if stones is not None and (fit is None or stones.confidence > fit.confidence):
                 fit = stones
     if fit is None:
