@@ -4,14 +4,16 @@ given by hand, decide its size, and read every intersection.
     reading = vision.read_board(cv2.imread("board.jpg"))
     print(reading.position.diagram())
 
-Stages, one module each: `locate` (grid and homography; `lines` and `stone_lattice` for
-boards whose net of lines is broken or hidden under stones), `stones` (intersections),
+Stages, one module each: `locate` (grid and homography: it gathers grid candidates from
+`grid_candidates`, `lines`, `stone_lattice` and `outline`, scores them with `grid_score`,
+refines them with `grid_refine` and keeps the best), `stones` (intersections),
 `reading` (the API), `synth` (rendered boards with exact ground truth, for tests),
 `overlay` (the picture a user checks). Thresholds live in `config`.
 """
 
 from .errors import BoardNotFound, VisionError
-from .locate import GridFit, locate
+from .grid import GridFit
+from .locate import locate
 from .reading import Reading, read_board
 
 __all__ = ["BoardNotFound", "GridFit", "Reading", "VisionError", "locate", "read_board"]

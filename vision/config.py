@@ -14,7 +14,9 @@ SIZES: tuple[int, ...] = (9, 13, 19)
 
 @dataclasses.dataclass(frozen=True)
 class LocateConfig:
-    """Thresholds of board and grid location (`vision.locate`)."""
+    """Thresholds of board and grid location (`vision.locate` and its stages:
+    `vision.grid_candidates`, `vision.grid_refine`, `vision.grid_score`, `vision.lines`,
+    `vision.stone_lattice`)."""
 
     work_side: int = 1024
     """The longer side of the working image, in pixels (smaller images are not enlarged)."""
@@ -62,7 +64,7 @@ class LocateConfig:
     255 found.)"""
     outer_drawn: float = 0.25
     """A grid whose second weakest outer line is drawn less than this share as plainly as
-    its inner lines (median) scores less in proportion (`vision.locate.lattice_score`); 0
+    its inner lines (median) scores less in proportion (`vision.grid_score.lattice_score`); 0
     switches the test off. On the real photos the grids found have their weakest at 0.43
     and more; seen from 65 degrees the far edge line may not show at all."""
     min_confidence: float = 0.2
@@ -137,6 +139,96 @@ class LocateConfig:
     """Where a board of the size the stones need can lie around them in at most this many
     places, each is grown and scored (a board whose stones reach all its edges but one
     lies in two); else one square centred on the stones is, and its lines decide."""
+    # The net of lines and the lattice fitted in it (`vision.grid_candidates`).
+    hole_min_area: int = 9
+    """Holes of the line mask smaller than this (px) are specks between marks, not cells: a
+    cell under 3 px a side could not be read anyway."""
+    alike_area: float = 2.5
+    """Holes within this factor of the commonest cell area (either way) are cells of one
+    grid: seen from 60 degrees a board's far cells are about half as large as its near ones,
+    and stones biting a cell shrink it further."""
+    cell_fill: float = 0.7
+    """A hole is a grid cell only if it fills at least this share of its rotated bounding
+    box: a cell is a quadrilateral, convex under any perspective (fill near 1); the holes
+    between stones and lines are ragged."""
+    cell_bins: int = 24
+    """Bins of the histogram of the holes' log areas whose fullest bin (weighted by area) is
+    taken as the cells' area: with `alike_area` 2.5 wide either way, finer bins than the
+    spread of one grid's cells."""
+    net_candidates: int = 12
+    """Only this many largest connected pieces of the line mask are weighed as the net: a
+    board's grid is one of the largest pieces in any picture of a board."""
+    net_min_span: float = 0.08
+    """A piece of the line mask both narrower and lower than this share of the picture is no
+    board's grid: a board that small has cells too small to read."""
+    quad_epsilon: tuple[float, float, int] = (0.01, 0.15, 29)
+    """The net's convex hull is simplified to four corners with tolerances from the first to
+    the second share of its perimeter, in this many steps; the first tolerance that leaves
+    four corners is kept (the least bent; stones on the edge bulge a hull by far less than
+    the second)."""
+    comb_steps: tuple[float, float] = (0.25, 0.5)
+    """Steps (px of the rectified view) of the spacings and the offsets of the lattices the
+    comb tries: a line is 2 to 3 px wide there and blurred, so the best tried lies within a
+    fraction of a line's width of the best of all."""
+    between: tuple[float, ...] = (0.5, 1 / 3, 2 / 3, 0.25, 0.75)
+    """Where between two lattice lines a lattice two, three or four times too coarse has its
+    other lines: the right lattice has troughs at all of them (`_comb_fit`,
+    `lattice_score`)."""
+    fit_straight: float = 0.02
+    """In the rectified square (``rectified_side`` px) a dark run this share of its side long
+    along an axis is a piece of grid line: under half a 19x19 cell, so lines broken by
+    stones count, and stones' round rims, text and specks do not."""
+    fit_strips: int = 3
+    """Besides the whole rectified view, each axis is projected in this many strips across
+    it: a quad slightly off tilts the lines, which smears a fine lattice's peaks in the
+    whole view's projection but not in a strip's."""
+    fit_blur: float = 1.5
+    """Gaussian sigma (px) with which the projected profiles are smoothed: lines 2 to 3 px
+    wide become one peak each, well apart at the rectified cell (over 30 px)."""
+    score_scale: float = 4.0
+    """A lattice's score (its lines' profile less the in-between, over the profile's spread)
+    divided by this is its confidence, clipped to [0, 1]: a plain grid's lines stand about
+    four spreads above the in-between."""
+    # Refinement (`vision.grid_refine`).
+    peak_min: float = 0.25
+    """A window's profile across a line whose maximum is under this (share of the window's
+    length drawn as straight line) holds no line: a stone or bare wood is there."""
+    refine_straight: float = 1 / 3
+    """Dark runs at least this many cells long are line in the refining view: a cross of
+    lines runs through the whole window (0.7 cell), a stone's rim is curved."""
+    refine_solid: float = 0.6
+    """A window at an intersection more than this share dark is a black stone, not a cross
+    of lines (two lines cross a window 0.7 cell wide on a fifth of it or so)."""
+    refine_min_points: int = 8
+    """With fewer intersections measured than this the homography is not refitted: it has 8
+    parameters, and outliers must be outvoted."""
+    gap_clear: float = 0.25
+    """The share of a cell kept clear at either end of the gap between two lines when how
+    far the crossing lines run on into it is measured: the lines' own width and blur, and
+    the rims of stones on the points, lie there."""
+    grow_straight: float = 0.5
+    """Dark runs at least this many cells long are line while the lattice is grown: the line
+    beyond crosses a whole cell, a stone's rim does not run that straight."""
+    drop_min_span: int = 4
+    """An outer line is dropped only from a lattice more than this many cells across:
+    fewer inner lines than that give no median to weigh the outer ones by."""
+    # Scoring (`vision.grid_score`).
+    thin_blob: int = 5
+    """Parts of the line mask this many px thick (a square opening) are solid blobs, stones'
+    rims and shadows, not printed lines, which are 1 to 3 px wide in the working image and
+    the scoring view; blurred lines need 5 (see ``runs_on_weight``)."""
+    score_straight: float = 0.75
+    """Dark runs at least this many cells long are line in the scoring view: a line runs on
+    across every cell, stones' rims and text do not."""
+    score_blur: float = 1.0
+    """Gaussian sigma (px) with which the scoring view's profiles are smoothed (a cell is
+    ``grow_cell`` px, a line 1 to 2)."""
+    net_reach: tuple[float, float] = (0.6, 0.15)
+    """(inside, outside): how far (cells) the outer lattice lines may lie inside and outside
+    the quad around the net of lines (stones on the edge widen it by up to half a cell): see
+    `vision.grid_candidates._comb_fit`."""
+    cells_reach: tuple[float, float] = (0.15, 1.15)
+    """The same around the net's cells (stones on the edge hide the outermost ones)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -222,7 +314,7 @@ class StoneConfig:
     """Stretch of each grid line (cells from the point, both ways) looked at for the cross of
     lines at an intersection: inside where any stone on the point covers the board."""
     line_lean: float = 0.1
-    """A stone leaning this far (cells, along a line; see `vision.stones.lift_shift`) off its
+    """A stone leaning this far (cells, along a line; see `vision.grid.lift_shift`) off its
     point is seen over one arm of that line only: the other may show under its underside.
     (Seen from 45 degrees, the rim of a stone 0.4 cell thick no longer hides the arm of a
     line on the camera's side; the lift at ``stone_lift`` is then 0.2.)"""
@@ -344,6 +436,25 @@ class OutlineConfig:
         return (self.margin[1], -self.margin[0])
 
 
+@dataclasses.dataclass(frozen=True)
+class VisionConfig:
+    """Every threshold of the reader, one config per stage, handed explicitly from
+    `vision.read_board` (or `vision.locate`) down to every stage: a caller's config reaches
+    them all, and no stage reads a module's default."""
+
+    locate: LocateConfig = LocateConfig()
+    """Board and grid location (`vision.locate` and the stages it calls)."""
+    outline: OutlineConfig = OutlineConfig()
+    """The slab of wood and the grid placed inside it (`vision.outline`)."""
+    stones: StoneConfig = StoneConfig()
+    """Stone reading (`vision.stones`); its ``stone_lift`` also places the black stones
+    that vouch for a grid (`vision.grid_score.vouched`)."""
+    sizes: tuple[int, ...] = SIZES
+    """The board sizes decided between."""
+
+
 LOCATE = LocateConfig()
 STONES = StoneConfig()
 OUTLINE = OutlineConfig()
+VISION = VisionConfig(LOCATE, OUTLINE, STONES, SIZES)
+"""The defaults, for the public entries (`vision.read_board`, `vision.locate`) only."""

@@ -1,6 +1,6 @@
 """Robust fitting of a homography to lattice points, deterministic and blind to point order.
 
-`agreeing_homography` plays the part of RANSAC for `vision.locate.refine`. RANSAC draws its
+`agreeing_homography` plays the part of RANSAC for `vision.grid_refine.refine`. RANSAC draws its
 samples in the order the points come, and turning a photo relabels the lattice (row 0 is
 always the top of the image), so on an ambiguous start a turned photo could end elsewhere.
 Here every point proposes the affine map its own lattice neighbours agree on; the proposal

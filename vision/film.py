@@ -24,7 +24,7 @@ import numpy as np
 from rules import Game, Move, Point, Ruleset, preset
 
 from . import grid
-from .stones import lift_shift
+from .grid import lift_shift
 from .synth import _wood
 
 STONE_HEIGHT = 0.25

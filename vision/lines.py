@@ -14,10 +14,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .config import LOCATE, LocateConfig
+from .config import LocateConfig
 
 
-def segments(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> np.ndarray:
+def segments(gray: np.ndarray, cfg: LocateConfig) -> np.ndarray:
     """Straight segments of the grey image (LSD), at least ``cfg.segment_min`` of the
     image's longer side long: (n, 4) float rows ``x0, y0, x1, y1``."""
     found = cv2.createLineSegmentDetector().detect(gray)[0]
@@ -57,7 +57,7 @@ def heading_to(s: np.ndarray, vp: np.ndarray, tolerance: float) -> np.ndarray:
 
 
 def vanishing_point(s: np.ndarray, weight: np.ndarray, rng: np.random.Generator,
-                    cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, np.ndarray] | None:
+                    cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray] | None:
     """The point most of the segments' length points at (RANSAC over pairs, then least
     squares over the segments that agree), homogeneous and of unit norm, and which segments
     agree with it; None with fewer than two segments."""
@@ -90,7 +90,7 @@ def vanishing_point(s: np.ndarray, weight: np.ndarray, rng: np.random.Generator,
     return vp, agree
 
 
-def board_outline(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> np.ndarray | None:
+def board_outline(gray: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
     """The quadrilateral (4, 2) float32 that the two families of straight lines span in
     ``gray``, corners in order around it, or None where there are no two such families.
 

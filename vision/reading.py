@@ -10,7 +10,7 @@ import numpy as np
 from rules import Observation, Position
 
 from . import grid
-from .config import LOCATE, OUTLINE, STONES, LocateConfig, OutlineConfig, StoneConfig
+from .config import VISION, LocateConfig, OutlineConfig, StoneConfig, VisionConfig
 from .locate import locate, to_gray
 from .stones import read_stones
 
@@ -50,17 +50,23 @@ class Reading:
 
 
 def read_board(image: np.ndarray, size: int | None = None, *,
-               locate_cfg: LocateConfig = LOCATE, stone_cfg: StoneConfig = STONES,
-               outline_cfg: OutlineConfig = OUTLINE) -> Reading:
+               config: VisionConfig = VISION, locate_cfg: LocateConfig | None = None,
+               stone_cfg: StoneConfig | None = None,
+               outline_cfg: OutlineConfig | None = None) -> Reading:
     """Read the Go board in ``image`` (uint8 BGR, BGRA or grey, any resolution).
 
-    ``size`` (9, 13 or 19) overrides the size decision. Raises vision.BoardNotFound (with the
-    reason) when there is no board to read, ValueError when ``image`` is not an image."""
+    ``size`` (one of ``config.sizes``) overrides the size decision. ``config`` is handed to
+    every stage; ``locate_cfg``, ``stone_cfg`` and ``outline_cfg``, where given, stand in
+    for its parts. Raises vision.BoardNotFound (with the reason) when there is no board to
+    read, ValueError when ``image`` is not an image."""
     t0 = time.perf_counter()
     to_gray(image)  # validates the input before any work
-    fit = locate(image, size, locate_cfg, outline_cfg)
+    config = dataclasses.replace(config, locate=locate_cfg or config.locate,
+                                 stones=stone_cfg or config.stones,
+                                 outline=outline_cfg or config.outline)
+    fit = locate(image, size, config)
     t1 = time.perf_counter()
-    labels, conf = read_stones(image, fit.homography, fit.size, stone_cfg)
+    labels, conf = read_stones(image, fit.homography, fit.size, config.stones)
     t2 = time.perf_counter()
     n = fit.size
     # Row 0 of labels is the top of the image; Position.cells puts the bottom row first.

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from . import grid
-from .config import LOCATE, SIZES, LocateConfig
+from .config import LocateConfig
 
 
 def three_class_thresholds(gray: np.ndarray) -> tuple[int, int]:
@@ -147,7 +147,7 @@ def _stone_shape(lone: np.ndarray, cfg: LocateConfig) -> _StoneShape:
                        float(np.median(np.sqrt(kept[:, 6] / np.pi))))
 
 
-def dark_centres(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> BlackStones | None:
+def dark_centres(gray: np.ndarray, cfg: LocateConfig) -> BlackStones | None:
     """The black stones in ``gray``, or None if fewer than ``cfg.stone_min_round`` dark
     blobs are lone stones, or if no centre stands out (stones too small to tell from the
     dark lines).
@@ -194,7 +194,7 @@ def dark_centres(gray: np.ndarray, cfg: LocateConfig = LOCATE) -> BlackStones | 
 
 
 def lattice_axes(points: np.ndarray, cell: float,
-                 cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, np.ndarray] | None:
+                 cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray] | None:
     """The lattice's two steps (2-vectors, in pixels) among ``points`` about ``cell`` px
     apart, ordered so that their cross product is positive; None if fewer than six pairs
     of neighbours, or if they all take one direction.
@@ -232,7 +232,7 @@ def _nearest_points(h: np.ndarray, points: np.ndarray,
     """For each of ``points`` (k, 2), the lattice point of ``h`` nearest it (k, 2), as
     floats, and how far from it (cells, the larger of the two axes). With ``lift`` (the
     offsets, (size*size, 2) in lattice units, at which a stone's body is seen from each of
-    a ``size`` x ``size`` lattice's points, `vision.stones.lift_shift`), the points are
+    a ``size`` x ``size`` lattice's points, `vision.grid.lift_shift`), the points are
     stones' bodies, and are taken back by the offset of the point they lie nearest first."""
     q = grid.apply(np.linalg.inv(h), points)
     if lift is not None:
@@ -255,7 +255,7 @@ def _step_along(offsets: np.ndarray, axis: np.ndarray) -> np.ndarray:
 
 
 def lattice_through(points: np.ndarray, axes: tuple[np.ndarray, np.ndarray],
-                    cfg: LocateConfig = LOCATE) -> tuple[np.ndarray, np.ndarray] | None:
+                    cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray] | None:
     """The homography (3, 3) from lattice (i, j) to pixels through ``points``, and the
     integer lattice coordinates (m, 2) of those of them it fits within
     ``cfg.stone_fit_residual`` cell; None if fewer than six fit.
@@ -363,16 +363,16 @@ def _cell(points: np.ndarray, radius: float) -> float:
     return float(np.median(adjacent)) if len(adjacent) >= 6 else 2.1 * radius
 
 
-def stone_starts(stones: BlackStones, size: int | None,
-                 cfg: LocateConfig = LOCATE) -> list[tuple[np.ndarray, int]]:
+def stone_starts(stones: BlackStones, size: int | None, sizes: tuple[int, ...],
+                 cfg: LocateConfig) -> list[tuple[np.ndarray, int]]:
     """Starting grids from black ``stones``, each the homography from lattice (i, j) to
     pixels and its number of lines; none alike. Empty if the stones give no lattice.
 
     The lattice is looked for where the stones are round (`BlackStones.rounding`): there
     its two steps are about as long, as a board's are, even under a steep camera. Each of
-    the fullest windows of a board of ``size`` (or the largest size) lines
+    the fullest windows of a board of ``size`` (or the largest of ``sizes``) lines
     (`LocateConfig.stone_windows`) gives squares around its stones: of ``size`` lines or
-    the smallest board size that holds them, in every place that holds them if there are
+    the smallest of ``sizes`` that holds them, in every place that holds them if there are
     at most ``cfg.stone_placements`` (stones on no edge, or one: the lines decide where
     the board ends), else one square around them, centred on them."""
     points = stones.centres @ stones.rounding.T
@@ -387,13 +387,13 @@ def stone_starts(stones: BlackStones, size: int | None,
     unround[:2, :2] = np.linalg.inv(stones.rounding)
     h, fitted = unround @ through[0], through[1]
     squares: dict[tuple[int, int, int], None] = {}
-    for inside in _dense_windows(fitted, size or max(SIZES), cfg.stone_window_slack,
+    for inside in _dense_windows(fitted, size or max(sizes), cfg.stone_window_slack,
                                  cfg.stone_windows):
         (i0, j0), (i1, j1) = fitted[inside].min(axis=0), fitted[inside].max(axis=0)
         span = int(max(i1 - i0, j1 - j0))
         if span < 4:
             continue
-        lines = size or min((n for n in SIZES if n > span), default=span + 1)
+        lines = size or min((n for n in sizes if n > span), default=span + 1)
         free_i, free_j = lines - (i1 - i0), lines - (j1 - j0)
         if free_i * free_j <= cfg.stone_placements:
             for a in range(int(i1) - lines + 1, int(i0) + 1):
@@ -406,7 +406,7 @@ def stone_starts(stones: BlackStones, size: int | None,
 
 
 def stones_reach(points: np.ndarray, homography: np.ndarray, size: int,
-                 cfg: LocateConfig = LOCATE,
+                 cfg: LocateConfig,
                  lift: np.ndarray | None = None) -> tuple[float, np.ndarray]:
     """The share of the black stones' centres ``points`` within ``cfg.stone_fit_residual``
     cell of one of the points of a grid of ``size`` lines, and which of its outer lines

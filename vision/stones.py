@@ -36,6 +36,7 @@ import numpy as np
 
 from . import grid
 from .config import STONES, StoneConfig
+from .grid import lift_shift
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 
@@ -101,40 +102,6 @@ def _disc_medians(plane: np.ndarray, centres: np.ndarray, radius: float) -> np.n
     cx = np.clip(np.round(centres[:, 0]).astype(int)[:, None] + ox[None, :], 0, plane.shape[1] - 1)
     cy = np.clip(np.round(centres[:, 1]).astype(int)[:, None] + oy[None, :], 0, plane.shape[0] - 1)
     out: np.ndarray = np.median(plane[cy, cx], axis=1)
-    return out
-
-
-def lift_shift(homography: np.ndarray, shape: tuple[int, ...], size: int,
-               height: float) -> np.ndarray:
-    """Where a point ``height`` cells above each intersection appears on the board plane,
-    as an offset in lattice units (size*size, 2): under an oblique camera a stone's body is
-    seen shifted away from the camera, onto the next point's ground.
-
-    The camera is recovered from the homography assuming square pixels, the principal point
-    at the image centre and a focal length of the image's longer side (a phone's or a
-    webcam's usual field of view). A camera square above the board gives no shift, and so
-    does a homography inconsistent with that camera (a rendered test image, say)."""
-    h_img, w_img = shape[:2]
-    f = float(max(h_img, w_img))
-    k_inv = np.linalg.inv(np.array([[f, 0, w_img / 2], [0, f, h_img / 2], [0, 0, 1.0]]))
-    m = k_inv @ homography
-    n1, n2 = float(np.linalg.norm(m[:, 0])), float(np.linalg.norm(m[:, 1]))
-    r1, r2, t = m[:, 0] / n1, m[:, 1] / n2, m[:, 2] / np.sqrt(n1 * n2)
-    # A homography that no such camera could give (the board's axes not square and of equal
-    # length in 3D) says the guessed camera is wrong: then trust no shift. Both axes are
-    # weighed alike, so the lattice's labelling (which a turn of the photo changes) does
-    # not matter.
-    if max(n1, n2) / min(n1, n2) > 1.15 or abs(float(r1 @ r2)) > 0.15:
-        return np.zeros((size * size, 2))
-    rot = np.c_[r1, r2, np.cross(r1, r2)]
-    centre = -rot.T @ t  # the camera in lattice units; z is its height over the board
-    cz = float(centre[2])
-    if abs(cz) < 1e-6:
-        return np.zeros((size * size, 2))
-    z = height * np.sign(cz)
-    pts = grid.lattice(size)
-    seen = centre[:2] + (pts - centre[:2]) * (cz / (cz - z))
-    out: np.ndarray = seen - pts
     return out
 
 

@@ -19,7 +19,7 @@ from rules import Position
 
 from . import grid
 from .perturb import Cast, hue_colour
-from .stones import lift_shift
+from .grid import lift_shift
 
 
 @dataclasses.dataclass(frozen=True)

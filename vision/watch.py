@@ -43,9 +43,11 @@ from rules import Observation, Position
 from rules.observation import UNKNOWN
 
 from . import grid
-from .config import STONES, StoneConfig
+from .config import VISION, StoneConfig, VisionConfig
 from .errors import BoardNotFound
-from .locate import GridFit, lattice_score, locate, to_gray
+from .grid import GridFit
+from .grid_score import lattice_score
+from .locate import locate, to_gray
 from .reading import Reading
 from .stones import classify, features
 
@@ -151,6 +153,8 @@ class BoardWatcher:
     """Turns frames of one board into `Observation`s, locating the board only when needed.
 
     ``size`` (9, 13, 19) is the board size; ``source`` names the camera in the observations.
+    ``vision`` is the reader's config, handed to `locate`; ``stone_config``, where given,
+    stands in for its stones' part.
     ``located`` counts how often the board was located (1 on an undisturbed recording);
     ``reads`` how often the stones were read (on a still board, every ``refresh`` seconds).
     ``fit`` is the grid located (None while there is no board); ``reason`` why the board
@@ -159,12 +163,14 @@ class BoardWatcher:
 
     def __init__(
         self, size: int, *, source: str = "camera",
-        config: WatchConfig = WATCH, stone_config: StoneConfig = STONES,
+        config: WatchConfig = WATCH, stone_config: StoneConfig | None = None,
+        vision: VisionConfig = VISION,
     ) -> None:
         self.size = size
         self.source = source
         self.config = config
-        self.stone_config = stone_config
+        self.stone_config = stone_config or vision.stones
+        self.vision = dataclasses.replace(vision, stones=self.stone_config)
         self.fit: GridFit | None = None
         self.reason: str | None = None
         self.located = 0
@@ -193,7 +199,7 @@ class BoardWatcher:
         """Locate the board; False when it is not found. Found where the grid already was
         (`same_place`), that grid is kept, with what was read through it."""
         try:
-            fit = locate(image, self.size)
+            fit = locate(image, self.size, self.vision)
         except BoardNotFound as exc:
             self.fit = None
             self.reason = exc.reason
@@ -204,7 +210,7 @@ class BoardWatcher:
             self.fit = fit
             self._pixels = None
             self._read_seen[:] = False  # the old readings were through another homography
-        self._score = lattice_score(to_gray(image), self.fit)
+        self._score = lattice_score(to_gray(image), self.fit, self.vision.locate)
         return True
 
     def _look(self, image: np.ndarray) -> Looks:
@@ -257,7 +263,8 @@ class BoardWatcher:
         elif not moved.any() and time - self._checked >= cfg.check_every:
             self._checked = time
             assert self.fit is not None
-            if lattice_score(to_gray(image), self.fit) < cfg.misaligned * self._score:
+            score = lattice_score(to_gray(image), self.fit, self.vision.locate)
+            if score < cfg.misaligned * self._score:
                 # The grid slipped off the lines: the camera or the board moved.
                 if not self._relocate(image, time):
                     return self._hidden(time)

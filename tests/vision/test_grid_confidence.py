@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.config import LOCATE
 from vision.evaluate import corner_error_cells
-from vision.locate import GridFit, confidence, lattice_score, locate, runs_on, to_gray
+from vision.grid import GridFit
+from vision.grid_score import confidence, lattice_score, runs_on
+from vision.locate import locate, to_gray
 from vision.synth import Scene, random_position, render
 
 
@@ -20,7 +23,7 @@ def test_the_lines_of_a_whole_board_stop_at_its_edge_lines() -> None:
     shot = render(random_position(19, 5, stones=0.3), 5)
     gray = to_gray(shot.image)
     whole = GridFit(shot.homography, 19, 0.0)
-    assert runs_on(gray, whole) < 0.2
+    assert runs_on(gray, whole, LOCATE) < 0.2
 
 
 def test_a_patch_of_the_grid_is_seen_to_run_on_and_loses_to_the_whole() -> None:
@@ -32,8 +35,8 @@ def test_a_patch_of_the_grid_is_seen_to_run_on_and_loses_to_the_whole() -> None:
     gray = to_gray(shot.image)
     whole = GridFit(shot.homography, 19, 0.0)
     patch = _patch(whole, 5, 9)
-    assert runs_on(gray, patch) > 0.5
-    assert confidence(gray, patch) < 0.5 * confidence(gray, whole)
+    assert runs_on(gray, patch, LOCATE) > 0.5
+    assert confidence(gray, patch, LOCATE) < 0.5 * confidence(gray, whole, LOCATE)
 
 
 def test_a_lattice_of_the_wrong_size_scores_below_the_right_one() -> None:
@@ -43,8 +46,8 @@ def test_a_lattice_of_the_wrong_size_scores_below_the_right_one() -> None:
     # A 9-line lattice over the same outer lines: its spacing is 1.5 of the board's cells.
     scale = np.diag([12 / 8, 12 / 8, 1.0])
     wrong = GridFit(shot.homography @ scale, 9, 0.0)
-    assert confidence(gray, right) > 0.5
-    assert confidence(gray, wrong) < 0.5 * confidence(gray, right)
+    assert confidence(gray, right, LOCATE) > 0.5
+    assert confidence(gray, wrong, LOCATE) < 0.5 * confidence(gray, right, LOCATE)
 
 
 def test_a_lattice_of_every_other_line_running_past_the_board_is_not_its_grid() -> None:
@@ -58,9 +61,9 @@ def test_a_lattice_of_every_other_line_running_past_the_board_is_not_its_grid() 
     gray = to_gray(shot.image)
     whole = GridFit(shot.homography, 19, 0.0)
     wide = GridFit(shot.homography @ np.array([[2.0, 0, -3], [0, 2, -3], [0, 0, 1]]), 13, 0.0)
-    assert runs_on(gray, wide) < 0.1
-    assert lattice_score(gray, wide) < 0.01
-    assert lattice_score(gray, whole) > 0.5
+    assert runs_on(gray, wide, LOCATE) < 0.1
+    assert lattice_score(gray, wide, LOCATE) < 0.01
+    assert lattice_score(gray, whole, LOCATE) > 0.5
     # Black and red stones, darker than the wood alike, hide more of the lines than black
     # and white ones: the board's own grid is doubted, and the wide lattice had won.
     found = locate(shot.image)

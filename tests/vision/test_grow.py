@@ -7,7 +7,9 @@ import cv2
 import numpy as np
 
 from vision import grid
-from vision.locate import GridFit, grow
+from vision.config import LOCATE, SIZES
+from vision.grid import GridFit
+from vision.grid_refine import grow
 
 X0, CELL = 60.0, 28.0
 BOARD = np.array([[CELL, 0, X0], [0, CELL, X0], [0, 0, 1]])  # lattice -> pixels
@@ -39,7 +41,7 @@ def test_a_lattice_on_part_of_the_board_grows_to_the_whole_grid() -> None:
     #   |  . [9 x 9] . . .  |     grows to all 19 lines
     #   + - - - - - - - - - +
     patch = GridFit(grid.shifted(BOARD, 4, 4), 9, 0.0)
-    grown = grow(_drawn_board(), patch, None)
+    grown = grow(_drawn_board(), patch, None, SIZES, LOCATE)
     assert grown.size == 19
     assert _top_left(grown) == [X0, X0]
 
@@ -51,6 +53,6 @@ def test_a_lattice_a_line_off_slides_onto_the_board() -> None:
     #            + - - - - - - - - +          marks cross into it (7 rows of 19), and the
     #   line 0 beyond its left side is drawn in full: the lattice is one line off.
     off = GridFit(grid.shifted(BOARD, 1, 0), 19, 0.0)
-    grown = grow(_drawn_board(marks_every=3), off, None)
+    grown = grow(_drawn_board(marks_every=3), off, None, SIZES, LOCATE)
     assert grown.size == 19
     assert _top_left(grown) == [X0, X0]

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from vision import BoardNotFound, grid, locate
+from vision.config import LOCATE
 from vision.lines import board_outline, heading_to
-from vision.locate import grid_component, line_mask
+from vision.grid_candidates import grid_component, line_mask
 from vision.synth import Scene, random_position, render
 
 
@@ -39,7 +40,7 @@ def perspective(tl: tuple[float, float], tr: tuple[float, float], br: tuple[floa
 
 def test_a_tilted_board_with_broken_lines_has_its_outline_found() -> None:
     h = perspective((260, 120), (650, 135), (790, 620), (110, 600))
-    quad = board_outline(faint_grid(h))
+    quad = board_outline(faint_grid(h), LOCATE)
     assert quad is not None
     corners = grid.corners(h, 19)
     cell = np.linalg.norm(corners[1] - corners[0]) / 18
@@ -53,7 +54,7 @@ def test_there_the_grid_is_found_where_no_net_of_lines_holds_together() -> None:
     h = perspective((260, 120), (650, 135), (790, 620), (110, 600))
     image = faint_grid(h)
     with pytest.raises(BoardNotFound):
-        grid_component(line_mask(image))
+        grid_component(line_mask(image, LOCATE), LOCATE)
     fit = locate(image)
     assert fit.size == 19
     assert np.max(np.linalg.norm(fit.corners - grid.corners(h, 19), axis=1)) < 1.0  # pixels
@@ -62,7 +63,7 @@ def test_there_the_grid_is_found_where_no_net_of_lines_holds_together() -> None:
 def test_nothing_but_noise_has_no_outline() -> None:
     rng = np.random.default_rng(3)
     noise = cv2.GaussianBlur(rng.integers(0, 255, (480, 640)).astype(np.uint8), (0, 0), 2)
-    assert board_outline(noise) is None
+    assert board_outline(noise, LOCATE) is None
 
 
 def test_a_segment_heads_to_a_point_or_to_a_direction_at_infinity() -> None:
@@ -87,7 +88,7 @@ def test_a_crowded_board_seen_steeply_has_its_outline_from_its_edges() -> None:
     # pieces between stones, and the board's long edges meet at its corners; those corners
     # once passed for vanishing points and no outline was found.
     shot = render(random_position(19, 0, stones=0.75), 0, Scene(camera_tilt=45, stone_height=0.2))
-    outline = board_outline(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY))
+    outline = board_outline(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY), LOCATE)
     assert outline is not None
     # The grid's corners lie inside the outline, within a cell and a half of it.
     c = shot.corners

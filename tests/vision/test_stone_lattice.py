@@ -13,7 +13,9 @@ import pytest
 from vision import grid
 from vision.errors import BoardNotFound
 from vision.locate import locate
-from vision.config import LOCATE
+from vision.config import LOCATE, SIZES, VISION
+from vision.grid import GridFit
+from vision.grid_score import edge_shares, vouched
 from vision.stone_lattice import (BlackStones, dark_centres, lattice_axes, lattice_through,
                                   stone_starts, stones_reach, three_class_thresholds)
 from vision.synth import Scene, random_position, render
@@ -47,7 +49,7 @@ def test_each_black_stone_gives_its_centre_even_in_a_wall_of_touching_stones() -
     #   X   X   X   X
     wall = [(40 + 24 * k, 50) for k in range(5)]
     alone = [(40, 130), (100, 130), (160, 130), (220, 130)]
-    found = dark_centres(_stones(wall + alone, 11))
+    found = dark_centres(_stones(wall + alone, 11), LOCATE)
     assert found is not None
     points = found.centres
     assert 10 <= found.radius <= 12.5
@@ -61,7 +63,7 @@ def test_a_highlight_on_a_stone_does_not_split_it_in_two() -> None:
     img = _stones(centres, 14, shape=(480, 640))
     for x, y in centres:
         cv2.circle(img, (x - 3, y - 3), 3, 235, -1)  # the lamp's reflection on the shell
-    found = dark_centres(img)
+    found = dark_centres(img, LOCATE)
     assert found is not None
     points = found.centres
     assert len(points) == len(centres)
@@ -70,8 +72,8 @@ def test_a_highlight_on_a_stone_does_not_split_it_in_two() -> None:
 
 
 def test_too_few_stones_standing_alone_tell_no_size() -> None:
-    assert dark_centres(_stones([(50, 50), (150, 50), (100, 140)], 11)) is None
-    assert dark_centres(np.full((120, 160), 170, np.uint8)) is None
+    assert dark_centres(_stones([(50, 50), (150, 50), (100, 140)], 11), LOCATE) is None
+    assert dark_centres(np.full((120, 160), 170, np.uint8), LOCATE) is None
 
 
 def test_near_and_far_stones_under_perspective_each_give_their_centre() -> None:
@@ -95,7 +97,7 @@ def test_near_and_far_stones_under_perspective_each_give_their_centre() -> None:
             stone(x, y, minor)
     for k in range(3):
         stone(590, 150 + 14 * k, 9.0)
-    found = dark_centres(img)
+    found = dark_centres(img, LOCATE)
     assert found is not None
     assert len(found.centres) == len(truth)
     for x, y, minor in truth:  # within a quarter of the stone's minor semi-axis
@@ -110,7 +112,7 @@ def test_stones_in_which_no_centre_stands_out_give_none() -> None:
     # within `stone_peak` of it (here: none is twice as deep as a stone). That was an
     # empty array of centres, on which the lattice's spacing raised a ValueError.
     img = _stones([(40 + 40 * k, 60 + 60 * (k % 2)) for k in range(6)], 11)
-    assert dark_centres(img) is not None
+    assert dark_centres(img, LOCATE) is not None
     assert dark_centres(img, dataclasses.replace(LOCATE, stone_peak=(2.0, 3.0))) is None
 
 
@@ -120,8 +122,8 @@ def test_a_dark_cloth_round_the_board_gives_no_centres() -> None:
     # size in the dark mask, a line of them along the board's edge, and the lattice took
     # them for a line of stones past it.
     shot = render(random_position(13, 1, stones=0.75), 1)
-    small, to_full = locate_module.working_image(locate_module.to_gray(shot.image))
-    found = dark_centres(small)
+    small, to_full = locate_module.working_image(locate_module.to_gray(shot.image), LOCATE)
+    found = dark_centres(small, LOCATE)
     assert found is not None
     board = grid.apply(np.linalg.inv(to_full) @ shot.homography,
                        np.array([[-1.0, -1.0], [13.0, -1.0], [13.0, 13.0], [-1.0, 13.0]]))
@@ -146,15 +148,15 @@ def test_a_9x9_board_seen_from_55_degrees_with_few_stones_is_found_by_its_lines(
 
 def test_stones_all_in_a_row_give_no_second_axis() -> None:
     row = np.array([[100.0 + 40 * k, 200.0] for k in range(8)])
-    assert lattice_axes(row, 40.0) is None  # (its second step was a median of nothing)
+    assert lattice_axes(row, 40.0, LOCATE) is None  # (its second step was a median of nothing)
 
 
 def test_a_square_of_stones_grown_into_no_board_size_is_no_board(monkeypatch) -> None:
     # A 9x9 board seen from 45 degrees, three points in four taken: the square centred on
     # the stones once grew into a grid of 10 lines, which was returned as the board.
     shot = render(random_position(9, 4, stones=0.75), 4, Scene(camera_tilt=45, stone_height=0.2))
-    small, _ = locate_module.working_image(locate_module.to_gray(shot.image))
-    found = dark_centres(small)
+    small, _ = locate_module.working_image(locate_module.to_gray(shot.image), LOCATE)
+    found = dark_centres(small, LOCATE)
     assert found is not None
     for given in (None, 9):  # now its stones find it, told its size or not
         fit = locate(shot.image, given)
@@ -163,7 +165,7 @@ def test_a_square_of_stones_grown_into_no_board_size_is_no_board(monkeypatch) ->
     with monkeypatch.context() as m:  # every square the stones start grows to 10 lines
         m.setattr(locate_module, "_finish",
                   lambda *args: dataclasses.replace(finish(*args), size=10))
-        assert locate_module._stone_fit(small, found, None, LOCATE) is None
+        assert locate_module._stone_fit(small, found, None, VISION) is None
 
 
 def test_the_lattice_through_stones_under_perspective_numbers_them_and_leaves_strays_out() -> None:
@@ -177,9 +179,9 @@ def test_the_lattice_through_stones_under_perspective_numbers_them_and_leaves_st
     strays = np.array([[5.0, 5.0], [990.0, 20.0], [500.0, 990.0]])
     cell = float(np.linalg.norm(np.diff(grid.apply(truth, np.array([[9.0, 9.0], [10.0, 9.0]])),
                                         axis=0)))
-    axes = lattice_axes(np.r_[points, strays], cell)
+    axes = lattice_axes(np.r_[points, strays], cell, LOCATE)
     assert axes is not None
-    through = lattice_through(np.r_[points, strays], axes)
+    through = lattice_through(np.r_[points, strays], axes, LOCATE)
     assert through is not None
     h, coords = through
     assert len(coords) == 150  # every stone, no stray
@@ -200,7 +202,7 @@ def test_a_stray_past_the_board_as_heavy_as_its_last_column_leaves_both_windows_
     board = [(i, j) for i in range(1, 19) for j in range(19) if rng.random() < 0.4]
     board += [(0, 9), (18, 0), (18, 18), (5, 0), (5, 18)]
     stones = grid.apply(truth, np.array(board + [(19, 4)], dtype=np.float64))
-    starts = stone_starts(BlackStones(stones, 13.0, np.eye(2)), None)
+    starts = stone_starts(BlackStones(stones, 13.0, np.eye(2)), None, SIZES, LOCATE)
     assert len(starts) >= 2
     corners = [grid.corners(h, lines) for h, lines in starts if lines == 19]
     assert any(np.abs(c - grid.corners(truth, 19)).max() < 1.0 for c in corners)
@@ -225,9 +227,9 @@ def test_stones_on_all_four_outer_lines_vouch_for_the_grid_by_the_share_on_its_p
         .X.X.
         ..X..""", FIVE_LINES)
     stray = np.array([[0.0, 0.0]])  # a stone off the board: not on any point
-    share, reached = stones_reach(stones, FIVE_LINES, 5)
+    share, reached = stones_reach(stones, FIVE_LINES, 5, LOCATE)
     assert share == 1.0 and reached.all()
-    share, reached = stones_reach(np.r_[stones, stray], FIVE_LINES, 5)
+    share, reached = stones_reach(np.r_[stones, stray], FIVE_LINES, 5, LOCATE)
     assert share == pytest.approx(7 / 8) and reached.all()
 
 
@@ -240,8 +242,8 @@ def test_a_grid_most_stones_lie_off_is_not_one_they_vouch_for() -> None:
         ..X..""", FIVE_LINES)  # one stone on each outer line...
     between = grid.apply(FIVE_LINES, [[0.5, 1.5], [1.5, 1.5], [2.5, 2.5], [3.5, 2.5],
                                       [1.5, 3.5]])  # ...and five between the points
-    assert stones_reach(stones, FIVE_LINES, 5)[0] == 1.0
-    assert stones_reach(np.r_[stones, between], FIVE_LINES, 5)[0] == 0.0
+    assert stones_reach(stones, FIVE_LINES, 5, LOCATE)[0] == 1.0
+    assert stones_reach(np.r_[stones, between], FIVE_LINES, 5, LOCATE)[0] == 0.0
 
 
 def test_stones_short_of_an_outer_line_do_not_fix_where_the_grid_ends() -> None:
@@ -251,11 +253,11 @@ def test_stones_short_of_an_outer_line_do_not_fix_where_the_grid_ends() -> None:
         ..X..
         .X.X.
         .....""", FIVE_LINES)  # nothing on the bottom line: the grid could sit a line lower
-    share, reached = stones_reach(stones, FIVE_LINES, 5)
+    share, reached = stones_reach(stones, FIVE_LINES, 5, LOCATE)
     assert share == 1.0
     assert reached.tolist() == [[True, True], [True, False]]  # (axis j, far end) is open
     one_up = FIVE_LINES @ np.array([[1.0, 0, 0], [0, 1, -1], [0, 0, 1]])
-    share, reached = stones_reach(stones, one_up, 5)
+    share, reached = stones_reach(stones, one_up, 5, LOCATE)
     assert share == 1.0 and reached.tolist() == [[True, True], [False, True]]
 
 
@@ -266,7 +268,7 @@ def test_a_lattice_of_stones_that_goes_on_past_an_outer_line_is_no_board_of_its_
         ..X..X
         .X.X.X
         ..X..X""", FIVE_LINES)  # a sixth column as full as the fifth: a patch, or a pattern
-    assert stones_reach(stones, FIVE_LINES, 5)[0] == 0.0
+    assert stones_reach(stones, FIVE_LINES, 5, LOCATE)[0] == 0.0
 
 
 NINE_LINES = np.array([[40.0, 0.0, 60.0], [0.0, 40.0, 60.0], [0.0, 0.0, 1.0]])
@@ -290,8 +292,8 @@ def _drawn_board(stones: np.ndarray, lines: int = 9) -> np.ndarray:
 
 def _vouched(board: np.ndarray, homography: np.ndarray, stones: np.ndarray,
              size: int | None = 9) -> float:
-    fit = locate_module.GridFit(homography, 9, 0.0)
-    return float(locate_module._vouched(board, fit, stones, size, LOCATE).confidence)
+    fit = GridFit(homography, 9, 0.0)
+    return float(vouched(board, fit, stones, size, VISION).confidence)
 
 
 def test_stones_a_line_short_each_way_leave_the_lines_to_choose_where_the_grid_ends() -> None:
@@ -358,8 +360,8 @@ def test_a_board_crowded_past_its_lines_is_found_from_its_stones(lines: int, giv
     # or 13x13 board's stones vouch for it whether or not its size is given (unasked, the
     # lines must end where it does: a board of fewer than 19 lines could be a patch).
     shot = render(random_position(lines, seed, stones=0.75), seed)
-    found = dark_centres(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY))
-    assert found is not None and stone_starts(found, given)
+    found = dark_centres(cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY), LOCATE)
+    assert found is not None and stone_starts(found, given, SIZES, LOCATE)
     fit = locate(shot.image, given)
     assert fit.size == lines
     assert _cell_error(fit.corners, shot.corners, lines) < 0.1
@@ -376,13 +378,13 @@ def test_a_doubtful_grid_of_lines_gives_way_to_one_the_stones_vouch_for(monkeypa
     # board (confidence 0.34); the black stones reach all four edges of the 19x19 grid and
     # nothing past them.
     shot = render(random_position(19, 7, stones=0.75), 7)
-    lax = dataclasses.replace(LOCATE, outer_drawn=0.0)
-    fit = locate(shot.image, cfg=lax)
+    lax = dataclasses.replace(VISION, locate=dataclasses.replace(LOCATE, outer_drawn=0.0))
+    fit = locate(shot.image, config=lax)
     assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
     with monkeypatch.context() as m:
         m.setattr(locate_module, "dark_centres", lambda *args: None)
         m.setattr(locate_module, "outlines", lambda *args: [])  # the lines alone, no slab
-        assert locate(shot.image, cfg=lax).size == 13
+        assert locate(shot.image, config=lax).size == 13
         assert locate(shot.image).size == 19  # (with it, the lines alone find the board)
 
 
@@ -409,9 +411,9 @@ def test_stones_leaning_past_the_far_edge_are_no_lines_running_on_past_it() -> N
     shot = render(random_position(19, 1, stones=0.75), 1, Scene(camera_tilt=55, stone_height=0.2))
     fit = locate(shot.image)
     assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
-    gray, truth = locate_module.to_gray(shot.image), locate_module.GridFit(shot.homography, 19, 0.0)
-    assert locate_module.edge_shares(gray, truth).max() > 0.4
-    assert locate_module.edge_shares(gray, truth, thin=True).max() < 0.1
+    gray, truth = locate_module.to_gray(shot.image), GridFit(shot.homography, 19, 0.0)
+    assert edge_shares(gray, truth, LOCATE).max() > 0.4
+    assert edge_shares(gray, truth, LOCATE, thin=True).max() < 0.1
 
 
 def test_the_lattice_through_the_most_stones_is_kept_whichever_stone_it_grew_from(
@@ -464,7 +466,7 @@ def test_seeds_are_also_taken_away_from_the_most_crowded_stones(monkeypatch) -> 
         return None
 
     monkeypatch.setattr(stone_lattice_module, "_lattice_from", grown)
-    assert lattice_through(points, axes) is None
+    assert lattice_through(points, axes, LOCATE) is None
     seeds = points[tried]
     assert len(tried) == LOCATE.stone_seeds + LOCATE.stone_seeds_apart[0]
     apart = 4.0 * 20.0
@@ -484,7 +486,8 @@ def test_a_crowded_board_whose_most_crowded_stones_lie_in_its_far_rows_is_found(
     assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
     monkeypatch.setattr(locate_module, "outlines", lambda *args: [])  # the stones, no slab
     with pytest.raises(BoardNotFound):
-        locate(shot.image, cfg=dataclasses.replace(LOCATE, stone_seeds_apart=(0, 4.0)))
+        locate(shot.image, config=dataclasses.replace(
+            VISION, locate=dataclasses.replace(LOCATE, stone_seeds_apart=(0, 4.0))))
 
 
 @pytest.mark.parametrize("lines, tilt, seed", [(19, 65, 1), (19, 65, 3), (13, 55, 1), (13, 65, 0)])

@@ -10,7 +10,7 @@ import pytest
 
 from vision import grid, read_board
 from vision.evaluate import corner_error_cells
-from vision.stones import lift_shift
+from vision.grid import lift_shift
 from vision.synth import Scene, random_position, render
 
 SHAPE = (720, 960)

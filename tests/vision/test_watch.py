@@ -219,7 +219,7 @@ def test_a_board_located_again_where_it_was_keeps_its_grid_and_readings(monkeypa
     film = Film(9, take)
     scored: list = []  # the grids scored: the first at location, then at every check
 
-    def score(gray, fit) -> float:  # every check finds half the score at location
+    def score(gray, fit, cfg) -> float:  # every check finds half the score at location
         scored.append(fit)
         return 1.0 if len(scored) == 1 else 0.5
 

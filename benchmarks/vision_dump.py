@@ -1,0 +1,96 @@
+"""Every dev photo's reading, written out whole, to tell whether a change altered any reading.
+
+    .venv/bin/python benchmarks/vision_dump.py OUT.json [MANIFEST] [--stride N]
+    .venv/bin/python benchmarks/vision_dump.py --diff BEFORE.json AFTER.json
+
+MANIFEST defaults to ../shared/vision-data/manifest.jsonl. Per image: the board found or the
+reason it was not, its size, board confidence, homography and corners (floats as Python
+writes them, every digit), every point's colour and confidence. A refactor that claims to
+change no reading shows no difference under ``--diff`` (exit status 1 when there is one,
+with the first differing images named; a dump of every N-th image is checked against the
+images it holds). Also prints the median milliseconds per photo.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision import BoardNotFound, read_board  # noqa: E402
+
+DEFAULT = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
+
+
+def reading_of(image_path: Path) -> tuple[dict[str, Any], float]:
+    """The reading of one photo as plain JSON values, and the milliseconds it took."""
+    image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+    if image is None:
+        return {"error": "cannot read"}, 0.0
+    t0 = time.perf_counter()
+    try:
+        r = read_board(image)
+    except BoardNotFound as exc:
+        return {"found": False, "reason": exc.reason}, (time.perf_counter() - t0) * 1e3
+    ms = (time.perf_counter() - t0) * 1e3
+    return {"found": True, "size": r.size, "board_confidence": r.board_confidence,
+            "homography": r.homography.tolist(), "corners": r.corners.tolist(),
+            "rows": r.rows(), "confidence": list(r.confidence)}, ms
+
+
+def dump(manifest: Path, stride: int) -> tuple[dict[str, Any], list[float]]:
+    """Every ``stride``-th image of ``manifest`` read: {image: reading}, and the times."""
+    out: dict[str, Any] = {}
+    times: list[float] = []
+    rows = [json.loads(line) for line in manifest.read_text().splitlines() if line.strip()]
+    for row in rows[::stride]:
+        out[row["image"]], ms = reading_of(manifest.parent / row["image"])
+        times.append(ms)
+    return out, times
+
+
+def diff(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The images of ``after`` whose readings differ from ``before``'s (or that ``before``
+    lacks), in ``after``'s order: a dump taken with ``--stride`` is checked image by image
+    against a whole one."""
+    return [k for k in after if before.get(k) != after[k]]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("paths", nargs="+", type=Path, help="OUT.json [MANIFEST], or two dumps")
+    ap.add_argument("--diff", action="store_true", help="compare two dumps")
+    ap.add_argument("--stride", type=int, default=1, help="every N-th image only")
+    args = ap.parse_args(argv)
+    if args.diff:
+        if len(args.paths) != 2:
+            ap.error("--diff takes two dump files")
+        before, after = (json.loads(p.read_text()) for p in args.paths)
+        changed = diff(before, after)
+        print(f"{len(after)} readings checked against {len(before)}; {len(changed)} differ")
+        for name in changed[:20]:
+            print(f"  {name}")
+        return 1 if changed else 0
+    manifest = args.paths[1] if len(args.paths) > 1 else DEFAULT
+    if not manifest.is_file():
+        print(f"no manifest at {manifest}", file=sys.stderr)
+        return 2
+    out, times = dump(manifest, args.stride)
+    args.paths[0].write_text(json.dumps(out, indent=0))
+    found = sum(1 for v in out.values() if v.get("found"))
+    print(f"{len(out)} photos, {found} boards found, median {statistics.median(times):.1f} ms"
+          f" per photo -> {args.paths[0]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,232 @@
+"""Grid candidates from the net of printed lines: where the dark lines are, the connected
+net of them most like a grid, a quadrilateral around it, and the lattice (size, spacing,
+offset) fitted inside a quadrilateral.
+
+1. `line_mask`: pixels darker than their neighbourhood (the printed grid lines).
+2. `grid_component`: the connected piece of that mask that encloses the most cells alike
+   in area: a grid is one connected net of lines around many similar holes.
+3. `outer_quad`: a quadrilateral around that component (the outer grid lines, roughly);
+   `cell_mask`: the net's cells alone, for a quadrilateral that stones on the edge do not
+   widen.
+4. `fit_lattice`: the quad rectified to a square, the line mask projected on both axes, and
+   the lattice whose lines fall on the peaks and whose mid-lines fall between them.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .config import LocateConfig
+from .errors import BoardNotFound
+from .grid import GridFit
+
+
+def line_mask(gray: np.ndarray, cfg: LocateConfig) -> np.ndarray:
+    """A uint8 mask (255 = line) of pixels darker than their ``cfg.line_block`` neighbourhood
+    by ``cfg.line_offset`` grey levels: thin dark lines, and the rims of dark blobs."""
+    return cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                                 cfg.line_block, cfg.line_offset)
+
+
+def straight_parts(mask: np.ndarray, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """The horizontal and the vertical runs of ``mask`` at least ``length`` px long (a
+    morphological opening each): in a rectified view, the grid lines without stone rims,
+    text or specks. Returns (horizontal, vertical), float arrays in [0, 1]."""
+    k = max(3, int(length))
+    horiz = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, k), np.uint8))
+    vert = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, 1), np.uint8))
+    return horiz.astype(np.float64) / 255.0, vert.astype(np.float64) / 255.0
+
+
+def thin_lines(mask: np.ndarray, cfg: LocateConfig) -> np.ndarray:
+    """The parts of ``mask`` under ``cfg.thin_blob`` pixels thick: printed lines without the
+    solid blobs (stones' rims and shadows, which an adaptive threshold fills when a stone is
+    about as large as its neighbourhood)."""
+    blob = np.ones((cfg.thin_blob, cfg.thin_blob), np.uint8)
+    solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, blob)
+    out: np.ndarray = cv2.subtract(mask, solid)
+    return out
+
+
+def _holes(component: np.ndarray, cfg: LocateConfig) -> tuple[int, float]:
+    """How many holes of the component mask are alike in area (within a factor
+    ``cfg.alike_area`` of the median hole of at least ``cfg.hole_min_area`` px), and their
+    total area: a grid's cells."""
+    contours, hierarchy = cv2.findContours(component, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return 0, 0.0
+    areas = np.array([cv2.contourArea(c) for c, hi in zip(contours, hierarchy[0]) if hi[3] >= 0])
+    areas = areas[areas >= cfg.hole_min_area]
+    if len(areas) == 0:
+        return 0, 0.0
+    med = float(np.median(areas))
+    alike = areas[(areas > med / cfg.alike_area) & (areas < med * cfg.alike_area)]
+    return len(alike), float(alike.sum())
+
+
+def cell_mask(component: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
+    """The component's holes that look like grid cells, filled: convex-ish quadrilaterals
+    (area at least ``cfg.cell_fill`` of their rotated bounding box) within a factor
+    ``cfg.alike_area`` of the area that holds most of the cells' total area. None if there
+    are fewer than four."""
+    contours, hierarchy = cv2.findContours(component, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return None
+    holes, areas = [], []
+    for c, hi in zip(contours, hierarchy[0]):
+        area = cv2.contourArea(c)
+        if hi[3] < 0 or area < cfg.hole_min_area:
+            continue
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        if area >= cfg.cell_fill * rw * rh:
+            holes.append(c)
+            areas.append(area)
+    if len(holes) < 4:
+        return None
+    la = np.log(np.array(areas))
+    hist, edges = np.histogram(la, bins=cfg.cell_bins, weights=np.exp(la))
+    k = int(np.argmax(hist))
+    mode = 0.5 * (edges[k] + edges[k + 1])
+    cells = [c for c, a in zip(holes, la) if abs(a - mode) < np.log(cfg.alike_area)]
+    out = np.zeros_like(component)
+    cv2.drawContours(out, cells, -1, 255, thickness=-1)
+    return out
+
+
+def grid_component(mask: np.ndarray, cfg: LocateConfig) -> np.ndarray:
+    """The mask of the connected component most like a grid: the most area in alike holes,
+    of at least ``cfg.min_holes`` of them; raises BoardNotFound when there is none."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        raise BoardNotFound("no dark lines in the image")
+    h, w = mask.shape
+    order = np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:cfg.net_candidates] + 1
+    best, best_count, best_area = -1, 0, 0.0
+    for k in order:
+        x, y, bw, bh, area = stats[k]
+        if bw < cfg.net_min_span * w and bh < cfg.net_min_span * h:
+            continue
+        count, covered = _holes((labels[y:y + bh, x:x + bw] == k).astype(np.uint8), cfg)
+        # The most area in alike holes, not the most holes: a textured surface (frosted
+        # glass, a tablecloth) can enclose more, but far smaller, holes than the grid.
+        if count >= cfg.min_holes and covered > best_area:
+            best, best_area = k, covered
+        best_count = max(best_count, count)
+    if best < 0:
+        raise BoardNotFound(f"no net of lines enclosing at least {cfg.min_holes} alike cells "
+                            f"(best had {best_count})")
+    out: np.ndarray = (labels == best).astype(np.uint8) * 255
+    return out
+
+
+def outer_quad(component: np.ndarray, cfg: LocateConfig) -> np.ndarray:
+    """Four corners (4, 2) float32 around the mask ``component``: its convex hull simplified to a
+    quadrilateral (tolerances ``cfg.quad_epsilon``; or, failing that, the hull's extreme
+    points along the two diagonals)."""
+    pts = cv2.findNonZero(component)
+    hull = cv2.convexHull(pts)
+    peri = cv2.arcLength(hull, True)
+    for eps in np.linspace(*cfg.quad_epsilon):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+        if len(approx) < 4:
+            break
+    h = hull.reshape(-1, 2).astype(np.float64)
+    s, d = h[:, 0] + h[:, 1], h[:, 0] - h[:, 1]
+    return np.array([h[np.argmin(s)], h[np.argmax(d)], h[np.argmax(s)], h[np.argmin(d)]],
+                    dtype=np.float32)
+
+
+def _comb_fit(profile: np.ndarray, lo: float, hi: float, size: int,
+              reach: tuple[float, float], cfg: LocateConfig) -> tuple[float, float, float]:
+    """The lattice of ``size`` lines (offset a, spacing d) on ``profile`` that best puts its
+    lines on peaks and the points ``cfg.between`` (a half, a third or a quarter of the way)
+    between them in troughs. ``lo`` and ``hi`` are where the outer lines
+    roughly are: the outer lattice lines must lie within ``reach`` = (inside, outside) cells
+    of them: around the net of lines ``cfg.net_reach``, around the cells found
+    ``cfg.cells_reach``, around the board's outline ``cfg.outline_reach``. Spacings and
+    offsets are tried ``cfg.comb_steps`` px apart. Returns (score, a, d); score is
+    (lines - highest in-between) / spread of profile."""
+    span = hi - lo
+    n = size - 1
+    # The profile at every quarter pixel, looked up by index: positions rounded to a quarter
+    # pixel are as good as interpolated ones on a profile blurred over several pixels.
+    fine = np.interp(np.arange(0.0, len(profile) - 1 + 1e-9, 0.25),
+                     np.arange(len(profile), dtype=np.float64), profile)
+
+    def at(x: np.ndarray) -> np.ndarray:
+        out: np.ndarray = fine[np.rint(x * 4).astype(np.intp)]
+        return out
+
+    spread = float(np.std(profile)) + 1e-9
+    inside, outside = reach
+    # Every (offset, spacing) pair allowed, scored at once: spacings a step apart, and for
+    # each the offsets a step apart that put both outer lines within reach.
+    d_step, a_step = cfg.comb_steps
+    ds = np.arange(span / (n + 2 * inside), span / max(n - 2 * outside, 1.0), d_step)
+    if len(ds) == 0:
+        return (-np.inf, 0.0, 0.0)
+    steps = np.arange(int(np.ceil((inside + outside) * ds[-1] / a_step)) + 1)
+    a_all = (lo - outside * ds)[:, None] + a_step * steps[None, :]
+    d_all = np.broadcast_to(ds[:, None], a_all.shape)
+    last = a_all + n * d_all
+    ok = ((a_all < lo + inside * d_all) & (last >= hi - inside * d_all)
+          & (last <= hi + outside * d_all) & (a_all >= 0) & (last <= len(profile) - 1))
+    if not ok.any():
+        return (-np.inf, 0.0, 0.0)
+    ad = np.c_[a_all[ok], d_all[ok]]
+    a, d = ad[:, :1], ad[:, 1:]
+    lines = a + d * np.arange(size)[None, :]
+    on = at(lines).mean(axis=1)
+    # A lattice two, three or four times too coarse has lines at one of these fractions of
+    # its cells; the true one has troughs there.
+    off = np.max([at(lines[:, :-1] + f * d).mean(axis=1) for f in cfg.between], axis=0)
+    score = (on - off) / spread
+    i = int(np.argmax(score))
+    return (float(score[i]), float(ad[i, 0]), float(ad[i, 1]))
+
+
+def fit_lattice(gray: np.ndarray, quad: np.ndarray, size: int | None, sizes: tuple[int, ...],
+                cfg: LocateConfig, reach: tuple[float, float]) -> GridFit:
+    """The lattice inside ``quad`` (4, 2) of the working image ``gray``: rectify the quad to
+    a square, project the line mask on both axes and fit a comb per candidate size: ``size``
+    if given, else each of ``sizes``; ``reach`` as `_comb_fit`'s."""
+    side, m = cfg.rectified_side, cfg.rectified_margin
+    dst = np.array([[m, m], [m + side, m], [m + side, m + side], [m, m + side]], np.float32)
+    warp = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    rect = cv2.warpPerspective(gray, warp, (side + 2 * m, side + 2 * m), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    horiz, vert = straight_parts(line_mask(rect, cfg), int(cfg.fit_straight * side))
+
+    def profiles(part: np.ndarray, axis: int) -> list[np.ndarray]:
+        # The whole view and strips across it: a quad slightly off tilts the lines, which
+        # smears a fine lattice's peaks in the whole view's projection, not a strip's.
+        k_all = cfg.fit_strips
+        strips = [(0, side + 2 * m)] + [(m + k * side // k_all, m + (k + 1) * side // k_all)
+                                         for k in range(k_all)]
+        out = []
+        for lo, hi in strips:
+            sub = part[lo:hi, :] if axis == 0 else part[:, lo:hi]
+            out.append(cv2.GaussianBlur(sub.mean(axis=axis)[None, :], (0, 0), cfg.fit_blur).ravel())
+        return out
+
+    pxs, pys = profiles(vert, 0), profiles(horiz, 1)
+    candidates = (size,) if size else sizes
+    best: tuple[float, int, tuple[float, float], tuple[float, float]] | None = None
+    for n in candidates:
+        sx, ax, dx = _comb_fit(pxs[0], m, m + side, n, reach, cfg)
+        sy, ay, dy = _comb_fit(pys[0], m, m + side, n, reach, cfg)
+        strip = min(
+            float(np.mean([_comb_fit(p, m, m + side, n, reach, cfg)[0] for p in pxs[1:]])),
+            float(np.mean([_comb_fit(p, m, m + side, n, reach, cfg)[0] for p in pys[1:]])))
+        score = max(min(sx, sy), strip)
+        if best is None or score > best[0]:
+            best = (score, n, (ax, dx), (ay, dy))
+    assert best is not None
+    score, n, (ax, dx), (ay, dy) = best
+    # Lattice -> rectified: (i, j) -> (ax + i dx, ay + j dy); rectified -> image: warp^-1.
+    to_rect = np.array([[dx, 0, ax], [0, dy, ay], [0, 0, 1]], dtype=np.float64)
+    h = np.linalg.inv(warp) @ to_rect
+    return GridFit(h / h[2, 2], n, float(np.clip(score / cfg.score_scale, 0.0, 1.0)))

@@ -1,0 +1,146 @@
+"""Scoring of a grid candidate: how well its lattice sits on the lines (`lattice_score`), how
+far the grid goes on past its outer lines (`edge_shares`, `runs_on`), the two weighed into a
+`confidence`, and how well the black stones vouch for a grid the lines barely tell apart
+from its neighbours (`vouched`)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from . import grid
+from .config import LocateConfig, VisionConfig
+from .grid import GridFit, lift_shift
+from .grid_candidates import line_mask, straight_parts, thin_lines
+from .stone_lattice import stones_reach
+
+
+def _rectified(gray: np.ndarray, fit: GridFit, c: int, margin: int,
+               border: int = cv2.BORDER_REPLICATE) -> np.ndarray:
+    """``gray`` warped so lattice point (i, j) of ``fit`` lands on pixel
+    (c (i + margin), c (j + margin)), with ``margin`` cells around the lattice; outside the
+    image filled by ``border`` (black when constant: no lines there)."""
+    side = c * (fit.size - 1 + 2 * margin) + 1
+    to_rect = np.array([[c, 0, c * margin], [0, c, c * margin], [0, 0, 1]], dtype=np.float64)
+    out: np.ndarray = cv2.warpPerspective(gray, to_rect @ np.linalg.inv(fit.homography),
+                                          (side, side), flags=cv2.INTER_LINEAR,
+                                          borderMode=border, borderValue=0)
+    return out
+
+
+def lattice_score(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> float:
+    """How well the lattice of ``fit`` sits on the lines of ``gray``, in [0, 1]: in a view
+    rectified by its homography, the profile of the thin straight lines on the lattice lines
+    less its mean ``cfg.between`` them (a half, third or quarter of the way), over the
+    profile's spread, divided by ``cfg.score_scale``. (The mean, not the highest as in
+    `_comb_fit`: the size is decided by now, and stone rims between lines must not sink a
+    good grid.) Lowered where two of
+    its outer lines are drawn less than ``cfg.outer_drawn`` as plainly as the inner lines:
+    a board's edge lines are drawn, and a lattice of every other line running past the
+    board's edges fits half its lines as well as a board's grid does."""
+    n, c = fit.size, cfg.grow_cell
+    rect = _rectified(gray, fit, c, 1)
+    length = int(cfg.score_straight * c)
+    horiz, vert = straight_parts(thin_lines(line_mask(rect, cfg), cfg), length)
+    lines = c * (np.arange(n) + 1.0)
+    xs = np.arange(rect.shape[0], dtype=np.float64)
+    scores: list[float] = []
+    outer: list[float] = []
+    for part, axis in ((vert, 0), (horiz, 1)):
+        prof = cv2.GaussianBlur(part.mean(axis=axis)[None, :], (0, 0), cfg.score_blur).ravel()
+        on = np.interp(lines, xs, prof)
+        off = np.mean([np.interp(lines[:-1] + f * c, xs, prof).mean() for f in cfg.between])
+        scores.append((on.mean() - off) / (float(np.std(prof)) + 1e-9))
+        inner = max(float(np.median(on[1:-1])), 1e-9)
+        outer += [float(on[0]) / inner, float(on[-1]) / inner]
+    # The second weakest: seen steeply, the far edge line may be thinner than a pixel.
+    weak = float(np.sort(outer)[1])
+    drawn = float(np.clip((weak + 1e-9) / (cfg.outer_drawn + 1e-9), 0.0, 1.0))  # 0: off
+    return float(np.clip(min(scores) / cfg.score_scale, 0.0, 1.0)) * drawn
+
+
+def edge_shares(gray: np.ndarray, fit: GridFit, cfg: LocateConfig,
+                thin: bool = False) -> np.ndarray:
+    """How far the grid goes on past each outer line of ``fit``: (2, 2), indexed by lattice
+    axis (0: past the lines i = 0 and i = n - 1; 1: j = 0 and j = n - 1) and end. Each is
+    the lattice's lines drawn across the cell beyond that outer line, as a share of how they
+    are drawn across its inner cells: near 0 where the board's grid ends, near 1 where it
+    goes on. With ``thin``, only `thin_lines` count: not the stones, whose bodies lean past
+    the far edge of a board seen steeply."""
+    n, c = fit.size, cfg.grow_cell
+    rect = _rectified(gray, fit, c, 2, cv2.BORDER_CONSTANT)
+    mask = line_mask(rect, cfg)
+    length = int(cfg.score_straight * c)
+    horiz, vert = straight_parts(thin_lines(mask, cfg) if thin else mask, length)
+    at = c * (np.arange(n) + 2)  # the lattice lines' pixels
+    # Each line's band (3 px wide) at its most drawn, along its whole length.
+    cols = np.maximum(np.maximum(vert[:, at - 1], vert[:, at]), vert[:, at + 1])  # (y, i)
+    rows = np.maximum(np.maximum(horiz[at - 1, :], horiz[at, :]), horiz[at + 1, :]).T  # (x, j)
+    shares = np.zeros((2, 2))
+    # The lines i = const cross the gaps along j, and the other way round.
+    for axis, lines in ((1, cols), (0, rows)):
+        # The share of each gap between lattice positions k-1 and k (k = 0 .. n) that the
+        # crossing lines draw, ``cfg.gap_clear`` cell kept clear of either end.
+        clear = int(cfg.gap_clear * c)
+        gaps = np.array([lines[c * (k + 1) + clear:c * (k + 2) - clear + 1].mean()
+                         for k in range(n + 1)])
+        inner = max(float(np.median(gaps[1:-1])), 1e-6)
+        shares[axis] = gaps[0] / inner, gaps[-1] / inner
+    return shares
+
+
+def runs_on(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> float:
+    """How far the grid goes on past the outer lines of ``fit``, in [0, 1]: its
+    `edge_shares` averaged over the four sides. Near 0 for a whole board's grid (nothing
+    crosses its edge lines), large for a patch of a bigger grid or a lattice of the wrong
+    size that a few lines happen to fit."""
+    return float(np.mean(np.clip(edge_shares(gray, fit, cfg), 0.0, 1.0)))
+
+
+def confidence(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> float:
+    """How sure we are that ``fit`` is the board's whole grid, in [0, 1]: its
+    `lattice_score`, lowered by ``cfg.runs_on_weight`` times how far the grid `runs_on`
+    past it."""
+    lowered = lattice_score(gray, fit, cfg) * (1.0 - cfg.runs_on_weight * runs_on(gray, fit, cfg))
+    return float(max(lowered, 0.0))
+
+
+def vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | None,
+            config: VisionConfig) -> GridFit:
+    """``fit`` with the better of its confidence and, for a grid of ``size`` lines (if
+    given), how well the black stones' centres ``stones`` vouch for it: their share on its
+    points (`stones_reach`, their bodies looked for where `lift_shift` says they are seen)
+    if they reach all four outer lines. If they miss one outer line of an axis, the lines
+    choose between the grid and the one shifted a line off it (`_lines_choose`). A grid of
+    fewer lines than the largest of ``config.sizes``, unasked, could be a patch of a bigger
+    board: the share is lowered by how far the lines run on past its outer lines
+    (`edge_shares`)."""
+    if fit.size != (size or fit.size):
+        return fit
+    cfg = config.locate
+    lift = lift_shift(fit.homography, small.shape, fit.size, config.stones.stone_lift)
+    share, reached = stones_reach(stones, fit.homography, fit.size, cfg, lift)
+    if not reached.any(axis=1).all():
+        return fit  # the stones leave an axis free by two lines or more
+    ends = np.clip(edge_shares(small, fit, cfg, thin=True), 0.0, 1.0)
+    agreement = share * _lines_choose(small, fit, ends, ~reached, cfg)
+    if size is None and fit.size < max(config.sizes):
+        agreement *= 1.0 - float(ends.max())
+    return GridFit(fit.homography, fit.size, max(fit.confidence, agreement))
+
+
+def _lines_choose(small: np.ndarray, fit: GridFit, here: np.ndarray, open_ends: np.ndarray,
+                  cfg: LocateConfig) -> float:
+    """How clearly the lines say that ``fit``, whose thin `edge_shares` (clipped to [0, 1])
+    are ``here``, ends where it does at its outer lines ``open_ends`` ((2, 2) booleans, as
+    `edge_shares`) rather than a line further out, in [0, 1]: the least, over those ends,
+    of how much more the grid shifted a line inwards from that end runs on past the two
+    outer lines of its axis than ``fit`` does. 1 if no end is open."""
+    clear = 1.0
+    for axis, end in zip(*np.nonzero(open_ends)):
+        step = 1 if end == 0 else -1
+        inward = GridFit(grid.shifted(fit.homography, step * (axis == 0), step * (axis == 1)),
+                         fit.size, 0.0)
+        there = np.clip(edge_shares(small, inward, cfg, thin=True)[axis], 0.0, 1.0)
+        clear = min(clear, float(np.clip(there.sum() - here[axis].sum(), 0.0, 1.0)))
+    return clear
