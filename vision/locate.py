@@ -36,7 +36,7 @@ from .config import LOCATE, OUTLINE, SIZES, STONES, LocateConfig, OutlineConfig
 from .consensus import agreeing_homography
 from .errors import BoardNotFound
 from .lines import board_outline
-from .outline import outlines
+from .outline import outlines, stone_bounds, stone_profiles
 from .stone_lattice import BlackStones, dark_centres, stone_starts, stones_reach
 from .stones import lift_shift
 
@@ -676,13 +676,62 @@ def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
     back = np.linalg.inv(to_full)
     for slab in outlines(image, outline_cfg) if image.ndim == 3 else []:
         quad = grid.apply(back, slab.quad).astype(np.float32)
+        witnesses = None if found is None else found.centres[np.array(
+            [cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
+             for x, y in found.centres], bool).reshape(-1)]
         for n in (size,) if size else SIZES:
             fit = _fit_from(small, quad, n, size, cfg, outline_cfg.reach)
-            if found is not None:
-                on = [cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
-                      for x, y in found.centres]
-                fit = _vouched(small, fit, found.centres[np.array(on, bool)], size, cfg)
+            if witnesses is not None:
+                fit = _vouched(small, fit, witnesses, size, cfg)
             yield fit
+            if witnesses is not None and fit.confidence < cfg.recheck_below:
+                yield _stones_placed(small, quad, n, witnesses, size, cfg, outline_cfg)
+
+
+def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.ndarray,
+                   size: int | None, cfg: LocateConfig, outline_cfg: OutlineConfig) -> GridFit:
+    """The grid of ``n`` lines the stones place inside the slab ``quad`` of ``small``, for a
+    board so crowded its lines hide: a lattice fitted to where stones of either colour
+    stand along each axis (`stone_profiles`), its outer lines `OutlineConfig.margin` inside
+    the slab's edges, moved back by the stones' lift (their bodies stand up off their
+    points), then as refined by the lines where they show or not, whichever the black
+    stones ``witnesses`` vouch for more (`_vouched`)."""
+    across_x, across_y, warp = stone_profiles(small, quad, n, outline_cfg)
+    lo, hi = stone_bounds(outline_cfg)
+    _, ax, dx = _comb_fit(across_x, lo, hi, n, outline_cfg.reach)
+    _, ay, dy = _comb_fit(across_y, lo, hi, n, outline_cfg.reach)
+    h = np.linalg.inv(warp) @ np.array([[dx, 0, ax], [0, dy, ay], [0, 0, 1.0]])
+    lift = lift_shift(h / h[2, 2], small.shape, n, STONES.stone_lift).mean(axis=0)
+    h = h @ np.array([[1, 0, -lift[0]], [0, 1, -lift[1]], [0, 0, 1.0]])
+    h = _through_stones(h / h[2, 2], witnesses, n, small.shape, cfg)
+    best = _vouched(small, GridFit(h, n, 0.0), witnesses, size, cfg)
+    refined = _vouched(small, refine(small, GridFit(best.homography, n, 0.0), cfg), witnesses,
+                       size, cfg)
+    return refined if refined.confidence > best.confidence else best
+
+
+def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int, ...],
+                    cfg: LocateConfig) -> np.ndarray:
+    """The grid ``h`` (of ``n`` lines, within half a cell or so of the board's) refitted to
+    the black stones' centres ``stones`` (k, 2): each taken back by its lift
+    (`lift_shift`) to the point it lies nearest, the homography fitted to those that agree
+    (`agreeing_homography`), ``cfg.refine_passes`` times. Stones are pushed off their points
+    at random; a hundred of them place the lattice far better than a profile's peaks."""
+    for _ in range(cfg.refine_passes):
+        lift = lift_shift(h, shape, n, STONES.stone_lift)
+        q = grid.apply(np.linalg.inv(h), stones)
+        near = np.rint(q)
+        on = (near >= 0).all(axis=1) & (near <= n - 1).all(axis=1)
+        if on.sum() < 8:
+            break
+        at = near[on].astype(int)
+        found = agreeing_homography(near[on], q[on] - lift[at[:, 1] * n + at[:, 0]],
+                                    cfg.stone_fit_residual)
+        if found is None:
+            break
+        h = h @ found[0]
+        h = h / h[2, 2]
+    return h
 
 
 def locate(image: np.ndarray, size: int | None = None, cfg: LocateConfig = LOCATE,
