@@ -351,6 +351,10 @@ class OutlineConfig:
     ground_colours: int = 2
     """This many of the border's commonest colours are the ground: a table or floor lit and
     in shade (its grain, a lamp's fall-off)."""
+    stone_pushed: float = 0.4
+    """A black stone up to this many cells off the nearest point of a grid placed within
+    half a cell or so lies on that point: a finished game's stones are pushed off their
+    points by a tenth of a cell and more, never halfway to the next."""
 
     @property
     def reach(self) -> tuple[float, float]:

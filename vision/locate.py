@@ -703,7 +703,7 @@ def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.nd
     h = np.linalg.inv(warp) @ np.array([[dx, 0, ax], [0, dy, ay], [0, 0, 1.0]])
     lift = lift_shift(h / h[2, 2], small.shape, n, STONES.stone_lift).mean(axis=0)
     h = h @ np.array([[1, 0, -lift[0]], [0, 1, -lift[1]], [0, 0, 1.0]])
-    h = _through_stones(h / h[2, 2], witnesses, n, small.shape, cfg)
+    h = _through_stones(h / h[2, 2], witnesses, n, small.shape, cfg, outline_cfg)
     best = _vouched(small, GridFit(h, n, 0.0), witnesses, size, cfg)
     refined = _vouched(small, refine(small, GridFit(best.homography, n, 0.0), cfg), witnesses,
                        size, cfg)
@@ -711,12 +711,12 @@ def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.nd
 
 
 def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int, ...],
-                    cfg: LocateConfig) -> np.ndarray:
+                    cfg: LocateConfig, outline_cfg: OutlineConfig) -> np.ndarray:
     """The grid ``h`` (of ``n`` lines, within half a cell or so of the board's) refitted to
     the black stones' centres ``stones`` (k, 2): each taken back by its lift
-    (`lift_shift`) to the point it lies nearest, the homography fitted to those that agree
-    (`agreeing_homography`), ``cfg.refine_passes`` times. Stones are pushed off their points
-    at random; a hundred of them place the lattice far better than a profile's peaks."""
+    (`lift_shift`) to the point it lies nearest, the homography fitted by least squares to those within ``outline_cfg.stone_pushed`` cell of it, ``cfg.refine_passes``
+    times. Stones are pushed off their points at random; a hundred of them place the
+    lattice far better than a profile's peaks."""
     for _ in range(cfg.refine_passes):
         lift = lift_shift(h, shape, n, STONES.stone_lift)
         q = grid.apply(np.linalg.inv(h), stones)
@@ -725,11 +725,15 @@ def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int,
         if on.sum() < 8:
             break
         at = near[on].astype(int)
-        found = agreeing_homography(near[on], q[on] - lift[at[:, 1] * n + at[:, 0]],
-                                    cfg.stone_fit_residual)
-        if found is None:
+        seen = q[on] - lift[at[:, 1] * n + at[:, 0]]
+        # Least squares over every stone near its point: their pushes average out.
+        close = np.abs(seen - near[on]).max(axis=1) < outline_cfg.stone_pushed
+        if close.sum() < 8:
             break
-        h = h @ found[0]
+        found, _ = cv2.findHomography(near[on][close], seen[close], 0)
+        if found is None or abs(found[2, 2]) < 1e-12:
+            break
+        h = h @ (found / found[2, 2])
         h = h / h[2, 2]
     return h
 
