@@ -672,7 +672,8 @@ def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
     its outer lines `OutlineConfig.margin` inside the slab's edges, the lattice fitted
     there and grown to the whole grid like any other, then `_vouched` for by the black
     stones ``found`` inside that slab (stones off the board, or a dark table's grain,
-    are no witness)."""
+    are no witness); where they vouch too little, the grid the stones place there
+    (`_stones_placed`) as well."""
     back = np.linalg.inv(to_full)
     for slab in outlines(image, outline_cfg) if image.ndim == 3 else []:
         quad = grid.apply(back, slab.quad).astype(np.float32)
@@ -714,9 +715,10 @@ def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int,
                     cfg: LocateConfig, outline_cfg: OutlineConfig) -> np.ndarray:
     """The grid ``h`` (of ``n`` lines, within half a cell or so of the board's) refitted to
     the black stones' centres ``stones`` (k, 2): each taken back by its lift
-    (`lift_shift`) to the point it lies nearest, the homography fitted by least squares to those within ``outline_cfg.stone_pushed`` cell of it, ``cfg.refine_passes``
-    times. Stones are pushed off their points at random; a hundred of them place the
-    lattice far better than a profile's peaks."""
+    (`lift_shift`) to the point it lies nearest, the homography fitted by least squares to
+    those within ``outline_cfg.stone_pushed`` cell of it, ``cfg.refine_passes`` times.
+    Stones are pushed off their points at random; a hundred of them place the lattice far
+    better than a profile's peaks."""
     for _ in range(cfg.refine_passes):
         lift = lift_shift(h, shape, n, STONES.stone_lift)
         q = grid.apply(np.linalg.inv(h), stones)

@@ -13,9 +13,17 @@ grid lines, which a crowded board hides. Steps, each a function of its own:
    crosses it (a hand, a bowl) and blind to the picture's own border (a board filling the
    frame runs off it); their corners are the outline.
 
+Besides the wood's own colours, the `figure` standing out from the ground (the colours
+of the picture's border) is tried as the slab: on a board crowded with stones the wood
+shows only as a thin net, split into several colours by the light, but wood and stones
+together stand out from the table as one four-sided figure.
+
 `outlines` returns the candidates, best first; `vision.locate` places the grid inside each
 (the board's margins are known in cells: see `OutlineConfig.margin`) and lets the lines
-and the stones judge it like any other candidate grid.
+and the stones judge it like any other candidate grid. Where the lines hide under the
+stones, the stones place it: `stone_profiles` says where stones of either colour stand
+across the slab, and the lattice of the board's proportions whose lines fall on them is
+the grid.
 """
 
 from __future__ import annotations
