@@ -13,9 +13,17 @@ grid lines, which a crowded board hides. Steps, each a function of its own:
    crosses it (a hand, a bowl) and blind to the picture's own border (a board filling the
    frame runs off it); their corners are the outline.
 
+Besides the wood's own colours, the `figure` standing out from the ground (the colours
+of the picture's border) is tried as the slab: on a board crowded with stones the wood
+shows only as a thin net, split into several colours by the light, but wood and stones
+together stand out from the table as one four-sided figure.
+
 `outlines` returns the candidates, best first; `vision.locate` places the grid inside each
 (the board's margins are known in cells: see `OutlineConfig.margin`) and lets the lines
-and the stones judge it like any other candidate grid.
+and the stones judge it like any other candidate grid. Where the lines hide under the
+stones, the stones place it: `stone_profiles` says where stones of either colour stand
+across the slab, and the lattice of the board's proportions whose lines fall on them is
+the grid.
 """
 
 from __future__ import annotations
@@ -84,7 +92,13 @@ def wood_colours(lab: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[np.ndarr
     of each side) in bins ``cfg.tolerance`` wide, no two bins touching."""
     h, w = lab.shape[:2]
     mh, mw = int(h * (1 - cfg.middle) / 2), int(w * (1 - cfg.middle) / 2)
-    px = lab[mh:h - mh, mw:w - mw].reshape(-1, 3)
+    return _commonest(lab[mh:h - mh, mw:w - mw].reshape(-1, 3), cfg)
+
+
+def _commonest(px: np.ndarray, cfg: OutlineConfig) -> list[np.ndarray]:
+    """Up to ``cfg.colours`` colours (3,) of the pixels ``px`` (k, 3), the commonest first,
+    each the mean of one bin of their histogram in bins ``cfg.tolerance`` wide, no two
+    bins touching."""
     step = cfg.tolerance
     idx = np.floor(px / step).astype(np.int64)
     idx -= idx.min(axis=0)
@@ -103,6 +117,31 @@ def wood_colours(lab: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[np.ndarr
         out.append(px[flat == k].mean(axis=0))
         if len(out) == cfg.colours:
             break
+    return out
+
+
+def figure(lab: np.ndarray, middle: list[np.ndarray],
+           cfg: OutlineConfig = OUTLINE) -> np.ndarray:
+    """The mask (uint8, 255) of what stands out from the ground in ``lab`` (as `_lab`
+    gives it): every pixel further than ``cfg.tolerance`` from the ground's colours, the
+    ``cfg.ground_colours`` commonest of the picture's border (``cfg.ground`` of its side
+    all round; the board is framed inside it) that are none of the ``middle``'s colours
+    (`wood_colours`: where a board runs off the frame, its wood is at the border too). A
+    board crowded with stones shows its wood only in a thin net, split into several
+    colours by the light falling off; wood and stones together are one figure on the
+    table."""
+    h, w = lab.shape[:2]
+    b = max(1, int(round(cfg.ground * max(h, w))))
+    rim = np.ones((h, w), bool)
+    rim[b:h - b, b:w - b] = False
+    ground = np.zeros((h, w), bool)
+    if not rim.any():
+        return np.zeros((h, w), np.uint8)
+    colours = [c for c in _commonest(lab[rim], cfg)
+               if all(np.linalg.norm(c - m) >= cfg.tolerance for m in middle)]
+    for colour in colours[:cfg.ground_colours]:
+        ground |= np.linalg.norm(lab - colour[None, None, :], axis=2) < cfg.tolerance
+    out: np.ndarray = (~ground).astype(np.uint8) * 255
     return out
 
 
@@ -252,6 +291,38 @@ def _clockwise(quad: np.ndarray, seen: list[bool], fill: float) -> Outline:
                                  seen[sides[3]]), fill)
 
 
+def stone_profiles(gray: np.ndarray, quad: np.ndarray, size: int,
+                   cfg: OutlineConfig = OUTLINE) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where the stones on the slab ``quad`` (4, 2) of ``gray`` (uint8) stand, along each
+    axis: the slab rectified to a square of ``cfg.stone_view`` px with an eighth of that
+    around it, each pixel's response to a disc of a stone's size for a board of
+    ``size`` lines (the magnitude of a Laplacian of Gaussian: black and white stones alike,
+    whatever the light's level or colour), averaged across the slab along each axis.
+
+    Returns (across x, across y, warp from ``gray`` to the view): on a crowded board each
+    profile peaks on the lattice's lines, hidden as the lines are, and dips between them.
+    Where the slab's edges lie in the view: `stone_bounds`."""
+    lo, hi = stone_bounds(cfg)
+    dst = np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], np.float32)
+    warp = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    side = lo + hi
+    view = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    # A 19x19 slab is about 20 cells and a margin or so; the filter is matched to that.
+    cell = (hi - lo) / (size + 1.0)
+    blob = cv2.GaussianBlur(view, (0, 0), cfg.stone_size * cell / np.sqrt(2.0))
+    response = np.abs(cv2.Laplacian(blob, cv2.CV_32F, ksize=3))
+    inside = np.zeros_like(response)
+    inside[lo:hi, lo:hi] = response[lo:hi, lo:hi]  # the table's grain is no stone
+    return inside.mean(axis=0).astype(np.float64), inside.mean(axis=1).astype(np.float64), warp
+
+
+def stone_bounds(cfg: OutlineConfig = OUTLINE) -> tuple[int, int]:
+    """Where the slab's edges lie in `stone_profiles`' view (px, both axes)."""
+    lo = cfg.stone_view // 8
+    return lo, lo + cfg.stone_view
+
+
 def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
     """Board outline candidates in ``image`` (BGR uint8, any size; a grey image gives
     none: colour is what sets the wood apart), the most slab-like first (the most of its
@@ -265,9 +336,11 @@ def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
         return []
     small, scale = shrink(np.ascontiguousarray(image[:, :, :3]), cfg.side)
     lab = _lab(neutral(small, cfg), cfg)
+    middle = wood_colours(lab, cfg)
     near = [closed((np.linalg.norm(lab - c[None, None, :], axis=2) < cfg.tolerance)
-                   .astype(np.uint8) * 255, cfg) for c in wood_colours(lab, cfg)]
-    masks = near + [a | b for k, a in enumerate(near) for b in near[k + 1:]]
+                   .astype(np.uint8) * 255, cfg) for c in middle]
+    masks = near + [a | b for k, a in enumerate(near) for b in near[k + 1:]] \
+        + [closed(figure(lab, middle, cfg), cfg)]
     found: list[tuple[float, Outline]] = []
     regions: list[np.ndarray] = []
     for m in masks:

@@ -67,8 +67,11 @@ class Scene:
     """"phone": the view of a phone held over the board's near edge (with ``camera_tilt``,
     the line of sight to the board's middle that many degrees off vertical): the near edge
     at the bottom of the frame, the board as wide as the frame, by pitching the camera,
-    not by cropping, so `vision.stones.lift_shift`'s camera still holds. "": the board in
-    the middle (``camera_tilt`` aims at it)."""
+    not by cropping, so `vision.stones.lift_shift`'s camera still holds. "phone aimed": the
+    same phone aimed at the board's middle, as a person frames a board to photograph it:
+    the board in the middle of the frame, its widest span ``fill`` of the frame's width (the
+    slab's near corners leave the frame above 1). "": the board in the middle
+    (``camera_tilt`` aims at it)."""
     surface: str = ""
     """What the board lies on: "" a plain cloth; "dark table" or "light table" (wood with
     grain; a light table is close to the board's own wood); "grey floor" (light grey
@@ -97,6 +100,22 @@ class Scene:
     of ``stone_colours``."""
     grayscale: bool = False
     """The photo saved in shades of grey (kept as three equal channels)."""
+    fill: tuple[float, float] = (0.92, 1.04)
+    """With framing "phone aimed": the board's widest span (its slab) is drawn between these
+    shares of the frame's width; at 1.04 the near corners of a board with a cell of margin
+    leave the frame while its grid stays inside. (Kept below the frame's height.)"""
+    exposure: float = 0.0
+    """The whole picture made darker or brighter by a factor drawn from 1 -/+ this (a
+    phone's exposure, a dim room): 0 leaves it."""
+    jitter: float = 0.04
+    """Standard deviation (cells) of a stone's place about its point: placed with care,
+    0.04; a finished game's stones pushed about by the hands among them, 0.1 and more."""
+    line_width: float = 1 / 14
+    """The grid lines' width (cells; at least a pixel of the 32 px cells drawn). A real
+    board's lines are about 1 mm on 22 mm cells: 1/22."""
+    resaved: int = 0
+    """The photo saved once more as a JPEG of this quality (shared, sent by a messenger,
+    turned and saved); 0: once only."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,17 +166,19 @@ class _Stone:
 
 def _board(rng: np.random.Generator, rows: list[str], cell: int,
            colours: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None,
+           jitter: float = 0.04, line_width: float = 1 / 14,
            ) -> tuple[np.ndarray, float, list[_Stone], np.ndarray]:
     """The empty board seen square-on, (side, side, 3) float BGR, the margin (px) from the
     board's edge to its outer lines, the stones of ``rows`` (of ``colours``, see
-    `Scene.stone_colours`) to draw on it, and the direction the light comes from (a unit
-    vector in the board's image)."""
+    `Scene.stone_colours`; each ``jitter`` cells off its point at random) to draw on it,
+    and the direction the light comes from (a unit vector in the board's image); the lines
+    ``line_width`` cells wide."""
     n = len(rows)
     margin = cell * rng.uniform(0.7, 1.1)
     side = int(round(2 * margin + (n - 1) * cell))
     img = _wood(rng, side)
     ink = rng.uniform(20, 60)
-    thick = max(1, int(round(cell / 14)))
+    thick = max(1, int(round(cell * line_width)))
     for k in range(n):
         p = int(round(margin + k * cell))
         lo, hi = int(round(margin)), int(round(margin + (n - 1) * cell))
@@ -177,15 +198,15 @@ def _board(rng: np.random.Generator, rows: list[str], cell: int,
         for col, ch in enumerate(row):
             if ch not in "XO":
                 continue
-            jitter = rng.normal(0, 0.04 * cell, 2)
+            off = rng.normal(0, jitter * cell, 2)
             grey = rng.uniform(15, 40) if ch == "X" else rng.uniform(215, 240)
             colour = (grey, grey, grey)
             if colours is not None:  # the set's colour, as far off it as grey is off its mean
                 blue, green, red = (float(np.clip(v + grey - (27.5 if ch == "X" else 227.5),
                                                   0, 255)) for v in colours[ch == "O"])
                 colour = (blue, green, red)
-            stones.append(_Stone(r * n + col, margin + col * cell + jitter[0],
-                                 margin + r * cell + jitter[1], colour,
+            stones.append(_Stone(r * n + col, margin + col * cell + off[0],
+                                 margin + r * cell + off[1], colour,
                                  90.0 if ch == "X" else 255.0))
     return img, margin, stones, light
 
@@ -263,7 +284,8 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     rows = position.rows()
     cell = 32
     colours = _any_colours(_own(seed, "colours")) if scene.any_colours else scene.stone_colours
-    board, margin, stones, light = _board(rng, rows, cell, colours)
+    board, margin, stones, light = _board(rng, rows, cell, colours, scene.jitter,
+                                          scene.line_width)
     side = board.shape[0]
     if scene.bevel:
         _bevel(_own(seed, "bevel"), board, cell)
@@ -286,8 +308,12 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
         frame = _own(seed, "framing")
         to_image = _phone(side, (h, w), np.deg2rad(scene.camera_tilt), angle,
                           frame.uniform(0.9, 0.99), frame.uniform(0.01, 0.06))
+    elif scene.framing == "phone aimed":
+        frame = _own(seed, "framing")
+        to_image = _aimed(side, (h, w), np.deg2rad(scene.camera_tilt), angle,
+                          frame.uniform(*scene.fill))
     elif scene.framing:
-        raise ValueError(f"framing is 'phone' or '', not {scene.framing!r}")
+        raise ValueError(f"framing is 'phone', 'phone aimed' or '', not {scene.framing!r}")
     lattice_to_board = np.array([[cell, 0, margin], [0, cell, margin], [0, 0, 1]], dtype=np.float64)
     # A stone's middle is up off the board: a camera that this view could come from sees it
     # moved away from itself, as `vision.stones.lift_shift` expects.
@@ -334,6 +360,8 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
         img += rng.uniform(40, 90) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * s * s))[:, :, None]
     if scene.cast:
         img *= Cast(float(_own(seed, "cast").uniform(0, 360)), scene.cast).gains()
+    if scene.exposure:
+        img *= _own(seed, "exposure").uniform(1 - scene.exposure, 1 + scene.exposure)
     sigma = rng.uniform(0.3, max(0.31, scene.blur))
     img = cv2.GaussianBlur(img, (0, 0), sigma)
     img = img + rng.normal(0, scene.noise, img.shape)
@@ -343,16 +371,23 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     ok, buf = cv2.imencode(".jpg", clean, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     assert ok and decoded is not None
+    if scene.resaved:
+        ok, buf = cv2.imencode(".jpg", decoded, [cv2.IMWRITE_JPEG_QUALITY, scene.resaved])
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert ok and decoded is not None
     out: np.ndarray = decoded
     hom = grid.upright(on_board, n)
     truth = _seen(position, on_board, hom, n)
     at = np.clip(np.rint(grid.apply(hom, grid.lattice(n))).astype(int), 0, [w - 1, h - 1])
-    hidden = (hand[at[:, 1], at[:, 0]] >= 0.5).reshape(n, n)
+    seen_at = grid.apply(hom, grid.lattice(n))
+    framed = ((seen_at >= 0) & (seen_at <= [w - 1, h - 1])).all(axis=1)
+    # A point out of the frame (a board filling it, a corner cut off) shows nothing either.
+    hidden = ((hand[at[:, 1], at[:, 0]] >= 0.5) | ~framed).reshape(n, n)
     return Synthetic(out, truth, hom, grid.corners(hom, n), hidden)
 
 
 _OWN = ("colours", "bevel", "framing", "object", "surface", "feet", "hands", "sun", "flash",
-        "cast")
+        "cast", "exposure")
 
 
 def _own(seed: int, part: str) -> np.random.Generator:
@@ -423,6 +458,23 @@ def _phone(side: int, shape: tuple[int, int], tilt: float, turn: float, fill: fl
             want *= 0.97
         span *= want * w_img / float(np.ptp(seen[:, 0]))
     return pitched(span, pitch)
+
+
+def _aimed(side: int, shape: tuple[int, int], tilt: float, turn: float,
+           fill: float) -> np.ndarray:
+    """The homography from a square-on board of ``side`` px to an image of ``shape`` taken
+    by a camera (as `_camera`'s) aimed at the board's middle from ``tilt`` radians off
+    vertical over its near edge (at the bottom of the frame), the board turned by ``turn``
+    radians, at the distance where its widest span is ``fill`` of the image's width, or
+    nearer 97% of the image's height where that is less."""
+    h_img, w_img = shape
+    src = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float64)
+    span = 0.7 * min(shape)
+    for _ in range(8):
+        seen = grid.apply(_camera(side, shape, -tilt, turn, span), src)
+        span *= min(fill * w_img / float(np.ptp(seen[:, 0])),
+                    0.97 * h_img / float(np.ptp(seen[:, 1])))
+    return _camera(side, shape, -tilt, turn, span)
 
 
 def _object(rng: np.random.Generator, board: np.ndarray, kind: str, cell: int,
