@@ -28,7 +28,8 @@ from . import grid
 from .config import VISION, LocateConfig, VisionConfig
 from .errors import BoardNotFound
 from .grid import GridFit, lift_shift
-from .grid_candidates import _comb_fit, cell_mask, fit_lattice, grid_component, line_mask, outer_quad
+from .grid_candidates import (_comb_fit, cell_mask, fit_lattice, grid_component, line_mask,
+                              outer_quad)
 from .grid_refine import grow, refine
 from .grid_score import confidence, vouched
 from .lines import board_outline
