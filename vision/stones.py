@@ -610,7 +610,37 @@ def read_stones(image: np.ndarray, homography: np.ndarray, size: int,
     """Labels and confidences (size, size), row 0 at the top, for the grid ``homography``."""
     f = features(image, homography, size, cfg)
     labels, conf = resolve_captured(*classify(f, cfg), cfg.resolve_below)
-    return labels, flat_doubt(f, labels, conf, cfg)
+    return labels, flat_doubt(f, labels, _doubted(f, labels, conf, cfg), cfg)
+
+
+def _doubted(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
+             cfg: StoneConfig = STONES) -> np.ndarray:
+    """``confidence`` lowered where the evidence disagrees with ``labels``, which stay as
+    read. Judged against only the wood nearest it (the four cell centres around it, in the
+    same light), a point may read otherwise than against the clean wood `classify` settles
+    on:
+
+    - then both opinions count, as odds multiplied: a flash's hot spot or a patch of
+      sunlight washes the colour out of the point and the wood beside it alike, while the
+      clean wood it is judged against at last may lie outside, in other light;
+    - and where that nearest judgement saw a stone but the point is read empty with every
+      arm of its cross along the board hidden (the plainest under ``cfg.hidden_arm`` times
+      `line_seen` of the board's wood lightness; arms a stone would lean over not
+      counted), something covers the point all the same (a white stone washed out in
+      sunlight): the confidence falls towards one half as the plainest arm fades."""
+    level = float(np.median(f.centre_light[1:-1, 1:-1]))
+    nearest = local_wood(f.centre_light)
+    was, sure = _judge(f, nearest, local_wood(f.centre_chroma), nearest, level, cfg)
+    odds = confidence / np.maximum(1.0 - confidence, 1e-6)
+    against = (1.0 - sure) / np.maximum(sure, 1e-6)
+    both = odds * against / (1.0 + odds * against)
+    out = np.where(labels != was, np.minimum(confidence, both), confidence)
+    looked = _on_board(labels.shape[0]) & (f.arms != 0.0)  # (an arm leant over counts 0)
+    plainest = np.where(looked, f.arms, -np.inf).max(axis=-1) / max(level, 1.0)
+    shown = np.clip(plainest / (cfg.hidden_arm * cfg.line_seen), 0.0, 1.0)
+    covered = (labels == Cell.EMPTY) & (was != Cell.EMPTY) & looked.any(axis=-1)
+    result: np.ndarray = np.where(covered, np.minimum(out, 0.5 + 0.5 * shown), out)
+    return result
 
 
 def flat_doubt(f: PointFeatures, labels: np.ndarray, conf: np.ndarray,
