@@ -19,7 +19,9 @@ clusters, the darker cluster black unless the player says otherwise (`_two_sets`
 
 A stone is a disc on its point: where a point looks the same as all four cell centres around
 it (an object lying on the board, a hand), a stone read there is not read surely
-(`flat_doubt`).
+(`flat_doubt`). Nor is a point where the wood nearest it, in the same light, tells
+otherwise than the clean wood it was judged against at last (`_doubted`): a hot spot or a
+patch of sunlight washes out the point and the wood beside it alike.
 
 A reading must make sense as Go: a string with no liberties on a photographed board is a
 misreading to resolve where a stone around it was read with doubt: the least certain one is
