@@ -591,13 +591,22 @@ def _pale_whites(labels: np.ndarray, confidence: np.ndarray, colour: np.ndarray,
         return labels, confidence
     to_wood = np.linalg.norm(colour, axis=-1)
     to_pale = np.linalg.norm(colour - pale, axis=-1)
-    looked = _on_board(arms.shape[0]) & (arms != 0.0)  # (an arm leant over counts 0)
-    armless = (np.where(looked, arms, -np.inf).max(axis=-1) < cfg.pale_arm * cfg.line_seen) \
-        & (looked.sum(axis=-1) >= 2)
+    plainest, looked = _plainest_arm(arms)
+    armless = (plainest < cfg.pale_arm * cfg.line_seen) & (looked >= 2)
     white = (hidden & armless & (labels == Cell.EMPTY) & (to_pale < to_wood)
              & (colour[..., 0] > 0))
     return (np.where(white, Cell.WHITE, labels),
             np.where(white, _nearer(to_pale, to_wood), confidence))
+
+
+def _plainest_arm(arms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The plainest arm of each point's cross along the board, in the units of ``arms``
+    (size, size, 4; see `arm_contrast`), -inf where none was looked at, and how many were
+    (size, size): not the arms running off the board, nor those a stone on the point would
+    lean over (which count 0)."""
+    looked = _on_board(arms.shape[0]) & (arms != 0.0)
+    plainest: np.ndarray = np.where(looked, arms, -np.inf).max(axis=-1)
+    return plainest, looked.sum(axis=-1)
 
 
 def _nearer(chosen: np.ndarray, other: np.ndarray) -> np.ndarray:
@@ -637,10 +646,9 @@ def _doubted(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
     against = (1.0 - sure) / np.maximum(sure, 1e-6)
     both = odds * against / (1.0 + odds * against)
     out = np.where(labels != was, np.minimum(confidence, both), confidence)
-    looked = _on_board(labels.shape[0]) & (f.arms != 0.0)  # (an arm leant over counts 0)
-    plainest = np.where(looked, f.arms, -np.inf).max(axis=-1) / max(level, 1.0)
-    shown = np.clip(plainest / (cfg.hidden_arm * cfg.line_seen), 0.0, 1.0)
-    covered = (labels == Cell.EMPTY) & (was != Cell.EMPTY) & looked.any(axis=-1)
+    plainest, looked = _plainest_arm(f.arms)
+    shown = np.clip(plainest / max(level, 1.0) / (cfg.hidden_arm * cfg.line_seen), 0.0, 1.0)
+    covered = (labels == Cell.EMPTY) & (was != Cell.EMPTY) & (looked > 0)
     result: np.ndarray = np.where(covered, np.minimum(out, 0.5 + 0.5 * shown), out)
     return result
 
