@@ -19,7 +19,9 @@ clusters, the darker cluster black unless the player says otherwise (`_two_sets`
 
 A stone is a disc on its point: where a point looks the same as all four cell centres around
 it (an object lying on the board, a hand), a stone read there is not read surely
-(`flat_doubt`).
+(`flat_doubt`). Nor is a point where the wood nearest it, in the same light, tells
+otherwise than the clean wood it was judged against at last (`_doubted`): a hot spot or a
+patch of sunlight washes out the point and the wood beside it alike.
 
 A reading must make sense as Go: a string with no liberties on a photographed board is a
 misreading to resolve where a stone around it was read with doubt: the least certain one is
@@ -34,11 +36,14 @@ import dataclasses
 import cv2
 import numpy as np
 
+from rules import Cell, strings
+
 from . import grid
 from .config import STONES, StoneConfig
 from .grid import lift_shift
 
-EMPTY, BLACK, WHITE = 0, 1, 2
+EMPTY, BLACK, WHITE = Cell.EMPTY, Cell.BLACK, Cell.WHITE
+"""The labels of a reading are the rules' `Cell` codes (these names are kept for callers)."""
 
 _NEIGHBOURS = ((0, -1), (0, 1), (-1, 0), (1, 0))
 """The neighbour on the left, the right, above and below, as (rows, columns) offsets: the
@@ -428,23 +433,25 @@ def _judge(f: PointFeatures, wood_light: np.ndarray, wood_chroma: np.ndarray,
     white = np.where(rel_light > -cfg.black_drop / 2, np.maximum(white_l, white_c), -1.0)
     # The cross of grid lines plainly seen at a point: nothing stands on it.
     crossed = (f.lines / max(wood_level, 1.0) - cfg.line_seen) / cfg.line_seen
-    labels = np.full(f.light.shape, EMPTY, dtype=np.int64)
-    labels[white > 0] = WHITE
-    labels[black > 0] = BLACK
-    labels[crossed > 0] = EMPTY
+    labels = np.full(f.light.shape, Cell.EMPTY, dtype=np.int64)
+    labels[white > 0] = Cell.WHITE
+    labels[black > 0] = Cell.BLACK
+    labels[crossed > 0] = Cell.EMPTY
     # Dark beside a stone, with the arm pointing away from it plain: that stone's shadow.
-    shadow = np.where(labels == BLACK, _shadowed(f, labels != EMPTY, wood_level, cfg), -1.0)
-    labels[shadow > 0] = EMPTY
+    shadow = np.where(labels == Cell.BLACK,
+                      _shadowed(f, labels != Cell.EMPTY, wood_level, cfg), -1.0)
+    labels[shadow > 0] = Cell.EMPTY
     crossed = np.maximum(crossed, shadow)
-    margin = np.where(labels == BLACK, np.minimum(black, -crossed),
-                      np.where(labels == WHITE, np.minimum(white, -crossed),
+    margin = np.where(labels == Cell.BLACK, np.minimum(black, -crossed),
+                      np.where(labels == Cell.WHITE, np.minimum(white, -crossed),
                                np.maximum(-np.maximum(black, white), crossed)))
     confidence = np.clip(0.5 + 0.5 * np.tanh(2.0 * margin), 0.0, 1.0)
     return labels, confidence
 
 
 def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, np.ndarray]:
-    """Labels (size, size) of EMPTY/BLACK/WHITE and confidences in [0, 1] from features.
+    """Labels (size, size) of `Cell` EMPTY, BLACK or WHITE and confidences in [0, 1]
+    from features.
 
     Each point is judged against the wood around it; then again, ``cfg.wood_passes`` times,
     against only the cell centres no stone read so far reaches over (a black stone darkens
@@ -465,7 +472,7 @@ def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, n
         beside_hidden = _stone_covered(_lines_hidden(f, level, cfg))
         covered = beside_hidden & (f.centre_chroma < 0.5 * coloured)
     for _ in range(cfg.wood_passes):
-        dirty = _stone_covered(labels != EMPTY) | covered
+        dirty = _stone_covered(labels != Cell.EMPTY) | covered
         wood = local_wood(f.centre_light, dirty, spare=bare)
         labels, confidence = _judge(f, wood, local_wood(f.centre_chroma, dirty, spare=bare),
                                     np.maximum(wood, nearest), level, cfg)
@@ -505,13 +512,14 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     shows is read as the nearest of the wood and the two clusters, the darker cluster
     black (the first player's), or the lighter if ``cfg.lighter_black``. Black and white
     stones are read as they are but for pale ones (`_pale_whites`)."""
-    dirty = _stone_covered(labels != EMPTY)
+    dirty = _stone_covered(labels != Cell.EMPTY)
     wood_light = local_wood(f.centre_light, dirty)
     wood_tint = np.stack([local_wood(f.centre_tint[..., c], dirty) for c in (0, 1)], axis=-1)
     colour = np.concatenate([(100.0 * (f.light - wood_light) / np.maximum(wood_light, 1.0))
                              [..., None], f.tint - wood_tint], axis=-1)
     hidden = _lines_hidden(f, level, cfg)
-    occupied = (labels != EMPTY) | (hidden & (np.linalg.norm(colour, axis=-1) > cfg.set_tint))
+    occupied = (labels != Cell.EMPTY) | (hidden
+                                         & (np.linalg.norm(colour, axis=-1) > cfg.set_tint))
     if occupied.sum() < 2:
         return labels, confidence
     clusters = _two_means(colour[occupied])
@@ -528,7 +536,8 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     # Distances to the wood (the origin), the black and the white cluster.
     ends = np.array([np.zeros(3), centres[black], centres[1 - black]])
     apart = np.linalg.norm(colour[..., None, :] - ends, axis=-1)  # (n, n, 3)
-    sets = np.where(hidden, np.array([EMPTY, BLACK, WHITE])[apart.argmin(axis=-1)], EMPTY)
+    ends_as = np.array([Cell.EMPTY, Cell.BLACK, Cell.WHITE])
+    sets = np.where(hidden, ends_as[apart.argmin(axis=-1)], Cell.EMPTY)
     two = np.sort(apart, axis=-1)[..., :2]
     return sets.astype(labels.dtype), np.where(hidden, _nearer(two[..., 0], two[..., 1]),
                                                confidence)
@@ -549,12 +558,22 @@ def _pale_whites(labels: np.ndarray, confidence: np.ndarray, colour: np.ndarray,
         return labels, confidence
     to_wood = np.linalg.norm(colour, axis=-1)
     to_pale = np.linalg.norm(colour - pale, axis=-1)
-    looked = _on_board(arms.shape[0]) & (arms != 0.0)  # (an arm leant over counts 0)
-    armless = (np.where(looked, arms, -np.inf).max(axis=-1) < cfg.pale_arm * cfg.line_seen) \
-        & (looked.sum(axis=-1) >= 2)
-    white = hidden & armless & (labels == EMPTY) & (to_pale < to_wood) & (colour[..., 0] > 0)
-    return (np.where(white, WHITE, labels),
+    plainest, looked = _plainest_arm(arms)
+    armless = (plainest < cfg.pale_arm * cfg.line_seen) & (looked >= 2)
+    white = (hidden & armless & (labels == Cell.EMPTY) & (to_pale < to_wood)
+             & (colour[..., 0] > 0))
+    return (np.where(white, Cell.WHITE, labels),
             np.where(white, _nearer(to_pale, to_wood), confidence))
+
+
+def _plainest_arm(arms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The plainest arm of each point's cross along the board, in the units of ``arms``
+    (size, size, 4; see `arm_contrast`), -inf where none was looked at, and how many were
+    (size, size): not the arms running off the board, nor those a stone on the point would
+    lean over (which count 0)."""
+    looked = _on_board(arms.shape[0]) & (arms != 0.0)
+    plainest: np.ndarray = np.where(looked, arms, -np.inf).max(axis=-1)
+    return plainest, looked.sum(axis=-1)
 
 
 def _nearer(chosen: np.ndarray, other: np.ndarray) -> np.ndarray:
@@ -569,7 +588,36 @@ def read_stones(image: np.ndarray, homography: np.ndarray, size: int,
     """Labels and confidences (size, size), row 0 at the top, for the grid ``homography``."""
     f = features(image, homography, size, cfg)
     labels, conf = resolve_captured(*classify(f, cfg), cfg.resolve_below)
-    return labels, flat_doubt(f, labels, conf, cfg)
+    return labels, flat_doubt(f, labels, _doubted(f, labels, conf, cfg), cfg)
+
+
+def _doubted(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
+             cfg: StoneConfig = STONES) -> np.ndarray:
+    """``confidence`` lowered where the evidence disagrees with ``labels``, which stay as
+    read. Judged against only the wood nearest it (the four cell centres around it, in the
+    same light), a point may read otherwise than against the clean wood `classify` settles
+    on:
+
+    - then both opinions count, as odds multiplied: a flash's hot spot or a patch of
+      sunlight washes the colour out of the point and the wood beside it alike, while the
+      clean wood it is judged against at last may lie outside, in other light;
+    - and where that nearest judgement saw a stone but the point is read empty with every
+      arm of its cross along the board hidden (the plainest under ``cfg.hidden_arm`` times
+      `line_seen` of the board's wood lightness; arms a stone would lean over not
+      counted), something covers the point all the same (a white stone washed out in
+      sunlight): the confidence falls towards one half as the plainest arm fades."""
+    level = float(np.median(f.centre_light[1:-1, 1:-1]))
+    nearest = local_wood(f.centre_light)
+    was, sure = _judge(f, nearest, local_wood(f.centre_chroma), nearest, level, cfg)
+    odds = confidence / np.maximum(1.0 - confidence, 1e-6)
+    against = (1.0 - sure) / np.maximum(sure, 1e-6)
+    both = odds * against / (1.0 + odds * against)
+    out = np.where(labels != was, np.minimum(confidence, both), confidence)
+    plainest, looked = _plainest_arm(f.arms)
+    shown = np.clip(plainest / max(level, 1.0) / (cfg.hidden_arm * cfg.line_seen), 0.0, 1.0)
+    covered = (labels == Cell.EMPTY) & (was != Cell.EMPTY) & (looked > 0)
+    result: np.ndarray = np.where(covered, np.minimum(out, 0.5 + 0.5 * shown), out)
+    return result
 
 
 def flat_doubt(f: PointFeatures, labels: np.ndarray, conf: np.ndarray,
@@ -579,33 +627,16 @@ def flat_doubt(f: PointFeatures, labels: np.ndarray, conf: np.ndarray,
     and wide lies (an object, a hand, glare) is not read surely."""
     level = float(np.median(f.centre_light[1:-1, 1:-1]))
     disc = np.clip(0.5 + 0.5 * np.tanh(2.0 * _disc_like(f, level, cfg)), 0.0, 1.0)
-    out: np.ndarray = np.where(labels != EMPTY, np.minimum(conf, disc), conf)
+    out: np.ndarray = np.where(labels != Cell.EMPTY, np.minimum(conf, disc), conf)
     return out
 
 
 def _strings(labels: np.ndarray) -> list[tuple[list[tuple[int, int]], bool]]:
-    """Each string of stones as (its points, whether it has a liberty)."""
+    """Each string of stones in ``labels`` (size, size) as (its points (row, column), whether
+    it has a liberty): `rules.strings` on the labels as cells, row by row."""
     n = labels.shape[0]
-    seen = np.zeros_like(labels, dtype=bool)
-    out = []
-    for r0 in range(n):
-        for c0 in range(labels.shape[1]):
-            if labels[r0, c0] == EMPTY or seen[r0, c0]:
-                continue
-            colour, stack, pts, free = labels[r0, c0], [(r0, c0)], [], False
-            seen[r0, c0] = True
-            while stack:
-                r, c = stack.pop()
-                pts.append((r, c))
-                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                    if 0 <= rr < n and 0 <= cc < labels.shape[1]:
-                        if labels[rr, cc] == EMPTY:
-                            free = True
-                        elif labels[rr, cc] == colour and not seen[rr, cc]:
-                            seen[rr, cc] = True
-                            stack.append((rr, cc))
-            out.append((pts, free))
-    return out
+    found = strings(labels.shape[1], n, [int(c) for c in labels.ravel()])
+    return [([(p.y, p.x) for p in s.stones], bool(s.liberties)) for s in found]
 
 
 def resolve_captured(labels: np.ndarray, conf: np.ndarray,
@@ -630,6 +661,6 @@ def resolve_captured(labels: np.ndarray, conf: np.ndarray,
         if conf[worst] >= unsure:
             kept.add(min(pts))
             continue
-        labels[worst] = EMPTY
+        labels[worst] = Cell.EMPTY
         conf[worst] = 0.5 * conf[worst]
     return labels, conf
