@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from .calibrated import FITTED
+from .calibration import Calibration
+
 SIZES: tuple[int, ...] = (9, 13, 19)
 """The board sizes vision decides between."""
 
@@ -268,6 +271,10 @@ class StoneConfig:
     its colour (a shadow, glare). On the real photos every stone showed under 0.04 (but one
     leaning half a cell off its point, 0.095) and 95% of empty points over 0.04; with no such
     test 32 points were wrong, with 0.05, 0.06 and 0.08 13, 14 and 14."""
+    calibration: Calibration | None = FITTED
+    """How `read_board` turns its raw point and board confidences into the probability of
+    being right (`vision.calibration`; fitted by `benchmarks/fit_confidence.py` into
+    `vision.calibrated`). None keeps the raw figures."""
 
 
 @dataclasses.dataclass(frozen=True)

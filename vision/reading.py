@@ -10,6 +10,7 @@ import numpy as np
 from rules import Observation, Position
 
 from . import grid
+from .calibration import calibrate
 from .config import LOCATE, OUTLINE, STONES, LocateConfig, OutlineConfig, StoneConfig
 from .locate import locate, to_gray
 from .stones import read_stones
@@ -63,6 +64,8 @@ def read_board(image: np.ndarray, size: int | None = None, *,
     labels, conf = read_stones(image, fit.homography, fit.size, stone_cfg)
     t2 = time.perf_counter()
     n = fit.size
+    conf, board_confidence = calibrate(stone_cfg.calibration, labels, conf, fit.homography,
+                                       fit.confidence, image.shape)
     # Row 0 of labels is the top of the image; Position.cells puts the bottom row first.
     cells = labels[::-1].ravel()
     position = Position.from_cells(n, n, (int(c) for c in cells))
@@ -71,6 +74,6 @@ def read_board(image: np.ndarray, size: int | None = None, *,
         confidence=tuple(float(c) for c in conf[::-1].ravel()),
         corners=grid.corners(fit.homography, n),
         homography=fit.homography,
-        board_confidence=fit.confidence,
+        board_confidence=board_confidence,
         timings={"locate": (t1 - t0) * 1e3, "stones": (t2 - t1) * 1e3, "total": (t2 - t0) * 1e3},
     )
