@@ -2,6 +2,8 @@
 confidence >= 0.6 should be right, and a right point should rarely be read with less.
 
     .venv/bin/python benchmarks/vision_confidence.py [--seeds N] [--size 19] [--skip-photos]
+    .venv/bin/python benchmarks/vision_confidence.py --calibration [--records FILE]
+        [--photo-stride K] [--perturb-stride K]
 
 Two tables, one row per kind of picture:
 
@@ -18,6 +20,19 @@ Two tables, one row per kind of picture:
 Columns: points, points wrong, wrong with confidence >= 0.6 (the confidence did not warn),
 right with confidence < 0.6 (a warning for nothing), and the share of wrong points the
 confidence warned of.
+
+``--calibration`` prints instead how well the confidences separate right from wrong before
+(the reader's raw figures) and after `vision.calibration`, on the readings
+`benchmarks/fit_confidence.py` collects (the same strides; ``--records`` reuses its file),
+each set judged by a calibration fitted without it: leave one source out (the manifest's
+``source``; all held-out predictions pooled too), and leave one group of perturbations out
+(`GROUPS`). Per row, for points: wrong points under 0.6 of all wrong ("warned"), the share
+of points at 0.6 or more that is wrong ("sure bad"), how many are sure, and the AUC (the
+chance a right point scores above a wrong one). For boards found the same, a board being
+wrong when read at the wrong size, half a cell or more off its labelled corners, or with
+under 99% of its points right; sure at the raw grid confidence >= `min_confidence` (every
+board found) before, at calibrated >= 0.6 after. Then reliability tables (per band of
+confidence, the share right) of the pooled leave-one-source-out predictions.
 """
 
 from __future__ import annotations
@@ -40,7 +55,7 @@ from benchmarks.fit_confidence import (  # noqa: E402
 from benchmarks.vision_robustness import reference  # noqa: E402
 from tests.vision.misreads import SPOILERS, scene  # noqa: E402
 from vision import BoardNotFound, read_board  # noqa: E402
-from vision.calibration import SURE, Calibration  # noqa: E402
+from vision.calibration import POINT_FEATURES, SURE, Calibration  # noqa: E402
 from vision.config import LOCATE  # noqa: E402
 from vision.stones import EMPTY, read_stones  # noqa: E402
 
@@ -129,9 +144,11 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "compression": ("jpeg", "saved as jpeg", "downscale"),
     "geometry": ("turn", "crop", "steeper"),
     "grey, blur, noise": ("grayscale", "blur", "noise"),
+    "synthetic scenes": ("scene",),
 }
 """Groups of `vision.perturb.STANDARD` by name prefix, for the split by perturbation (a
-turn saved as a JPEG is geometry: its name starts with "turn")."""
+turn saved as a JPEG is geometry: its name starts with "turn"); the synthetic scenes of
+`benchmarks/fit_confidence.py` are a group of their own."""
 
 
 def group_of(perturbation: str) -> str:
@@ -191,9 +208,8 @@ def predictions(cal: Calibration | None, records: Sequence[Record]) -> tuple[
     (None: the raw confidences)."""
     xp, yp = point_data(records)
     xb, yb = board_data(records)
-    if cal is None:
-        ps = np.concatenate([np.zeros(0)] + [r.confidence.ravel() for r in records
-                                             if r.right is not None and r.confidence is not None])
+    if cal is None:  # the raw confidence, from its log-odds (clipped to [0.001, 0.999])
+        ps = 1.0 / (1.0 + np.exp(-xp[:, POINT_FEATURES.index("raw")]))
         bs = np.array([r.grid_confidence for r in records
                        if r.found and r.board_right is not None])
         return ps, yp, bs, yb
@@ -277,8 +293,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="instead, the calibration's separation tables (see the doc)")
     ap.add_argument("--records", type=Path, help="with --calibration: the readings kept by "
                     "benchmarks/fit_confidence.py --records (read and kept if missing)")
-    ap.add_argument("--photo-stride", type=int, default=3, help="as fit_confidence.py's")
-    ap.add_argument("--perturb-stride", type=int, default=4, help="as fit_confidence.py's")
+    ap.add_argument("--photo-stride", type=int, default=4, help="as fit_confidence.py's")
+    ap.add_argument("--perturb-stride", type=int, default=6, help="as fit_confidence.py's")
+    ap.add_argument("--scenes", type=int, default=6, help="as fit_confidence.py's")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if args.calibration:
@@ -286,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"no manifest at {MANIFEST}", file=sys.stderr)
             return 1
         records = load_or_collect(MANIFEST, args.records, args.photo_stride,
-                                  args.perturb_stride, 1, sys.stderr.isatty())
+                                  args.perturb_stride, args.scenes, 1, sys.stderr.isatty())
         for line in calibration_report(records):
             print(line)
         return 0

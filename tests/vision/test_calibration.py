@@ -93,20 +93,18 @@ def test_points_keep_the_order_of_their_raw_confidence_on_one_board() -> None:
 def test_the_evidence_says_what_it_names() -> None:
     labels, conf = board(0.9)
     conf[0, 0] = 0.5
-    ev = point_evidence(labels, conf, HOMOGRAPHY, 0.7, SHAPE)
+    ev = point_evidence(labels, conf)
     col = {name: ev[:, k].reshape(SIZE, SIZE) for k, name in enumerate(POINT_FEATURES)}
     assert col["raw"][0, 0] == pytest.approx(0.0) and col["raw"][4, 4] == pytest.approx(
         float(log_odds(0.9)))
     assert col["black"][1, 2] == 1 and col["white"][2, 4] == 1 and col["black"].sum() == 1
-    assert col["outer"][0, 4] == 1 and col["outer"][8, 8] == 1 and col["outer"][4, 4] == 0
     assert col["stone_neighbours"][1, 3] == pytest.approx(0.25)  # the black on its left
     assert col["stone_neighbours"][0, 2] == pytest.approx(1 / 3)  # on the edge: 3 neighbours
-    assert col["border"][0, 0] == pytest.approx(1.5)  # 60 px from the edge, 40 px a cell
-    assert col["doubt"][0, 0] == pytest.approx(1 / 81)
     b = dict(zip(BOARD_FEATURES, board_evidence(labels, conf, HOMOGRAPHY, 0.7, SHAPE)))
-    assert b["size9"] == 1 and b["size13"] == 0
+    assert b["grid"] == pytest.approx(float(log_odds(0.7)))
+    assert b["size9"] == 1 and b["size13"] == 0 and b["doubt"] == pytest.approx(1 / 81)
     assert b["stones"] == pytest.approx(2 / 81) and b["inside"] == pytest.approx(1.5)
-    assert b["cell"] == pytest.approx(np.log2(40 / 20))
+    assert b["cell"] == pytest.approx(np.log2(40 / 20))  # 40 px a cell, over 20
 
 
 def test_the_fit_learns_which_evidence_tells_right_from_wrong() -> None:
