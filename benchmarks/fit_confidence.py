@@ -2,14 +2,17 @@
 photos under perturbations, and print the constants (or write them, ``--write``).
 
     .venv/bin/python benchmarks/fit_confidence.py [MANIFEST] [--photo-stride K]
-        [--perturb-stride K] [--records FILE] [--write] [--jobs N]
+        [--perturb-stride K] [--scenes N] [--records FILE] [--write] [--jobs N]
 
 What is read: every photo with stone truth (``stones`` or ``single_stone``), and every
 ``--photo-stride``-th photo with labelled grid corners only, each untouched and under a
 share of `vision.perturb.STANDARD`: photo number i takes the perturbations j with
 (i + j) % ``--perturb-stride`` == 0, so every perturbation is met by every stride-th photo
 and every photo by a different share of them. Photos with neither truth nor labels are left
-out (nothing says whether their board is right). Deterministic: no randomness anywhere.
+out (nothing says whether their board is right). And ``--scenes`` synthetic scenes of each
+misreading seen on unseen photos (`scene_records`), whose stones are read on the true grid:
+the dev photos show no hand or object on a board. Deterministic: no randomness anywhere
+(the scenes are seeded).
 
 Every read is done with the calibration off (``StoneConfig.calibration=None``): the fit is
 of the reader's raw figures. Per board found it records the raw point confidences and
@@ -17,15 +20,23 @@ labels, which points are right (best of four rotations against the truth, mirror
 too for a single stone), and whether the board is right: **a board found is right** when
 its size is the manifest's (where given), its four corners lie within half a cell of the
 labelled ones (where labelled, moved as the perturbation moves the photo) and at least 99%
-of its points are right (where there is stone truth). Points of a board read at the wrong
-size have no truth and are left out of the point fit; the board counts wrong.
+of its points are right (where there is stone truth; on a 9x9 board that is every point).
+Points of a board read at the wrong size have no truth and are left out of the point fit;
+the board counts wrong.
 
-``--records FILE`` keeps what was read (a pickle) and reuses it when it exists: the fit
-and `vision_confidence.py --calibration` then take seconds. The fit is two logistic
-regressions (`vision.calibration.fit_logistic`) on `vision.calibration`'s evidence.
+The fit is two logistic regressions (`vision.calibration.fit_logistic`) on
+`vision.calibration`'s evidence. It prints the constants as `vision/calibrated.py` holds
+them; ``--write`` writes that module whole. The constants live in a module of their own so
+that a refit touches no hand-written file and merges with nothing; a Python module rather
+than JSON, so the value is typed, checked by mypy and needs no package data.
 
-Cost: about 1,040 readings at the default strides (155 photos), 0.4 to 0.7 s each on one
-core: 7 to 12 minutes.
+``--records FILE`` keeps what was read (a pickle) and reuses it when it exists: the fit and
+`vision_confidence.py --calibration` then take seconds. Delete it after any change to the
+reader (the records hold its raw figures), then refit: ``--records NEW --write``.
+
+Cost, at the default strides: 1,034 photo readings (155 photos) took 256 s of one core and
+the 54 scenes about 125 s; with the fit, about 6.5 minutes (13 of wall time on a machine
+shared with other work).
 """
 
 from __future__ import annotations
@@ -328,7 +339,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="each photo under every K-th perturbation, in turn (default 6)")
     ap.add_argument("--scenes", type=int, default=6,
                     help="synthetic scenes of each misreading (default 6)")
-    ap.add_argument("--records", type=Path, help="keep the readings here (reused if it exists)")
+    ap.add_argument("--records", type=Path, help="keep the readings here (reused if it exists: "
+                    "delete it after any change to the reader)")
     ap.add_argument("--jobs", type=int, default=1, help="processes reading at once (default 1)")
     ap.add_argument("--write", action="store_true", help=f"write {CALIBRATED_FILE.name}")
     ap.add_argument("--progress", action="store_true", help="count the photos done on stderr")

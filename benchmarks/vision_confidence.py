@@ -268,6 +268,11 @@ def calibration_report(records: Sequence[Record]) -> list[str]:
         out.append(f"{'all sources':<22} {label:<10} {len(yp):>7} "
                    f"{Separation(ps, yp, SURE).cells()}  {len(yb):>5} "
                    f"{Separation(bs, yb, board_at).cells()}")
+    out.append("the same, calibrated, sure only at a stricter threshold (points and boards):")
+    for at in (0.9, 0.99):
+        out.append(f"{'all sources':<22} {f'>= {at}':<10} {len(cal_p[1]):>7} "
+                   f"{Separation(cal_p[0], cal_p[1], at).cells()}  {len(cal_p[3]):>5} "
+                   f"{Separation(cal_p[2], cal_p[3], at).cells()}")
     out += ["", "each group of perturbations predicted by a fit without it:", head]
     by_group, groups = held_out(records, lambda r: group_of(r.perturbation))
     for key in groups:

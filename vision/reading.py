@@ -25,7 +25,9 @@ class Reading:
     row first). ``corners``: the outermost intersections in image pixels, (4, 2) as
     top-left, top-right, bottom-right, bottom-left on screen. ``homography``: lattice
     (column i from the left, row j from the top) to image pixels. ``board_confidence``: how
-    sure the grid is, in [0, 1]. ``timings``: milliseconds per stage.
+    sure the grid is, in [0, 1]. ``timings``: milliseconds per stage. Both confidences are
+    calibrated probabilities of being right (`vision.calibration`) unless the stone config
+    turns that off.
     """
 
     position: Position
