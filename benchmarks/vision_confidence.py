@@ -2,6 +2,8 @@
 confidence >= 0.6 should be right, and a right point should rarely be read with less.
 
     .venv/bin/python benchmarks/vision_confidence.py [--seeds N] [--size 19] [--skip-photos]
+    .venv/bin/python benchmarks/vision_confidence.py --calibration [--records FILE]
+        [--photo-stride K] [--perturb-stride K]
 
 Two tables, one row per kind of picture:
 
@@ -18,6 +20,19 @@ Two tables, one row per kind of picture:
 Columns: points, points wrong, wrong with confidence >= 0.6 (the confidence did not warn),
 right with confidence < 0.6 (a warning for nothing), and the share of wrong points the
 confidence warned of.
+
+``--calibration`` prints instead how well the confidences separate right from wrong before
+(the reader's raw figures) and after `vision.calibration`, on the readings
+`benchmarks/fit_confidence.py` collects (the same strides; ``--records`` reuses its file),
+each set judged by a calibration fitted without it: leave one source out (the manifest's
+``source``; all held-out predictions pooled too), and leave one group of perturbations out
+(`GROUPS`). Per row, for points: wrong points under 0.6 of all wrong ("warned"), the share
+of points at 0.6 or more that is wrong ("sure bad"), how many are sure, and the AUC (the
+chance a right point scores above a wrong one). For boards found the same, a board being
+wrong when read at the wrong size, half a cell or more off its labelled corners, or with
+under 99% of its points right; sure at the raw grid confidence >= `min_confidence` (every
+board found) before, at calibrated >= 0.6 after. Then reliability tables (per band of
+confidence, the share right) of the pooled leave-one-source-out predictions.
 """
 
 from __future__ import annotations
@@ -25,7 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,13 +50,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.fit_confidence import (  # noqa: E402
+    Record, board_data, fit, load_or_collect, manifest_rows, point_data, right_points)
+from benchmarks.vision_robustness import reference  # noqa: E402
 from tests.vision.misreads import SPOILERS, scene  # noqa: E402
 from vision import BoardNotFound, read_board  # noqa: E402
-from vision.evaluate import single_stone_rows, to_array  # noqa: E402
+from vision.calibration import POINT_FEATURES, SURE, Calibration  # noqa: E402
+from vision.config import LOCATE  # noqa: E402
 from vision.stones import EMPTY, read_stones  # noqa: E402
 
 MANIFEST = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
-SURE = 0.6
 
 PHOTO_SPOILS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "untouched": lambda img: img,
@@ -85,35 +103,24 @@ HEADER = (f"{'kind':<18} {'boards':>6} {'missed':>6} {'points':>7} {'wrong':>6} 
 def photos(spoil: Callable[[np.ndarray], np.ndarray]) -> Split:
     """The real photos with stone truth, spoiled, read by `read_board`."""
     tally = Split()
-    for line in MANIFEST.read_text().splitlines():
-        row = json.loads(line) if line.strip() else {}
-        truth = row.get("stones")
-        if truth is None and row.get("single_stone"):
-            truth = single_stone_rows(row.get("size") or 19, row["single_stone"]["point"],
-                                      row["single_stone"]["color"])
-        if truth is None:
-            continue
-        image = cv2.imread(str(MANIFEST.parent / row["image"]), cv2.IMREAD_COLOR)
+    for _, row in manifest_rows(MANIFEST, 0):
+        image = cv2.imread(str(MANIFEST.parent / str(row["image"])), cv2.IMREAD_COLOR)
         if image is None:
             continue
         tally.boards += 1
-        t = to_array(truth)
         try:
             reading = read_board(spoil(image))
         except BoardNotFound:
             tally.missed += 1
             continue
-        labels = to_array(reading.rows())
-        # Confidence is indexed as Position.cells: the bottom row first.
-        conf = np.array(reading.confidence).reshape(labels.shape)[::-1]
-        if labels.shape != t.shape:
+        truth, mirror = reference(row, reading)
+        right = None if truth is None else right_points(reading, truth, mirror)
+        if right is None:
             tally.missed += 1
             continue
-        views = [(labels, conf)] + ([(labels[::-1], conf[::-1])] if row.get("stones") is None
-                                    else [])
-        lab, cf = max(((np.rot90(v, k), np.rot90(c, k)) for v, c in views for k in range(4)),
-                      key=lambda p: int((p[0] == t).sum()))
-        tally.add(lab == t, cf >= SURE)
+        # Confidence is indexed as Position.cells: the bottom row first.
+        n = reading.size
+        tally.add(right, np.array(reading.confidence).reshape(n, n)[::-1] >= SURE)
     return tally
 
 
@@ -131,13 +138,180 @@ def scenes(kind: str, seeds: int, size: int) -> Split:
     return tally
 
 
+GROUPS: dict[str, tuple[str, ...]] = {
+    "colour casts": ("cast",),
+    "light": ("brightness", "gamma"),
+    "compression": ("jpeg", "saved as jpeg", "downscale"),
+    "geometry": ("turn", "crop", "steeper"),
+    "grey, blur, noise": ("grayscale", "blur", "noise"),
+    "synthetic scenes": ("scene",),
+}
+"""Groups of `vision.perturb.STANDARD` by name prefix, for the split by perturbation (a
+turn saved as a JPEG is geometry: its name starts with "turn"); the synthetic scenes of
+`benchmarks/fit_confidence.py` are a group of their own."""
+
+
+def group_of(perturbation: str) -> str:
+    """The `GROUPS` name of a perturbation's name; "untouched" for the untouched photo."""
+    for name, prefixes in GROUPS.items():
+        if perturbation.startswith(prefixes):
+            return name
+    return "untouched"
+
+
+def auc(score: np.ndarray, right: np.ndarray) -> float:
+    """The chance that a right item scores above a wrong one (ties count half): the area
+    under the ROC curve; NaN without both kinds."""
+    pos, neg = int(right.sum()), int((~right).sum())
+    if not pos or not neg:
+        return float("nan")
+    _, where, counts = np.unique(score, return_inverse=True, return_counts=True)
+    ranks = (np.cumsum(counts) - (counts - 1) / 2.0)[where]  # tied scores share their rank
+    return float((ranks[right].sum() - pos * (pos + 1) / 2) / (pos * neg))
+
+
+@dataclass
+class Separation:
+    """How well confidences ``score`` at a threshold separate right items from wrong."""
+
+    score: np.ndarray
+    right: np.ndarray
+    threshold: float
+
+    def cells(self) -> str:
+        """wrong warned (under the threshold) of wrong; share of the sure that is wrong; AUC."""
+        sure = self.score >= self.threshold
+        wrong = ~self.right
+        warned = f"{int((wrong & ~sure).sum())}/{int(wrong.sum())}"
+        bad = f"{100 * (wrong & sure).sum() / max(1, sure.sum()):.3f}%"
+        return f"{warned:>11} {bad:>8} {int(sure.sum()):>7} {auc(self.score, self.right):6.3f}"
+
+
+SEP_HEADER = f"{'warned':>11} {'sure bad':>8} {'sure':>7} {'AUC':>6}"
+
+
+def held_out(records: Sequence[Record], split: Callable[[Record], str]) -> tuple[
+        dict[str, tuple[Calibration, list[Record]]], list[str]]:
+    """Per value of ``split`` over ``records``: a calibration fitted on the records with
+    another value, and the records with that one (left out of its fit)."""
+    keys = sorted({split(r) for r in records})
+    out = {}
+    for key in keys:
+        test = [r for r in records if split(r) == key]
+        out[key] = (fit([r for r in records if split(r) != key]), test)
+    return out, keys
+
+
+def predictions(cal: Calibration | None, records: Sequence[Record]) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Point scores and rightness, board scores and rightness of ``records`` under ``cal``
+    (None: the raw confidences)."""
+    xp, yp = point_data(records)
+    xb, yb = board_data(records)
+    if cal is None:  # the raw confidence, from its log-odds (clipped to [0.001, 0.999])
+        ps = 1.0 / (1.0 + np.exp(-xp[:, POINT_FEATURES.index("raw")]))
+        bs = np.array([r.grid_confidence for r in records
+                       if r.found and r.board_right is not None])
+        return ps, yp, bs, yb
+    return cal.point(xp), yp, cal.board(xb), yb
+
+
+def separation_rows(name: str, cal: Calibration, records: Sequence[Record]) -> list[str]:
+    """Two table rows for ``records``: the raw confidences, and calibrated by ``cal``."""
+    out = []
+    for label, c in (("raw", None), ("calibrated", cal)):
+        ps, yp, bs, yb = predictions(c, records)
+        board_at = LOCATE.min_confidence if c is None else SURE
+        out.append(f"{name:<22} {label:<10} {len(yp):>7} "
+                   f"{Separation(ps, yp, SURE).cells()}  {len(yb):>5} "
+                   f"{Separation(bs, yb, board_at).cells()}")
+    return out
+
+
+def reliability(score: np.ndarray, right: np.ndarray) -> list[str]:
+    """A reliability table: per band of confidence, items, mean confidence, share right."""
+    edges = [0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.99, 1.0 + 1e-9]
+    out = [f"{'confidence':<12} {'items':>7} {'mean':>6} {'right':>7}"]
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        band = (score >= lo) & (score < hi)
+        if band.any():
+            out.append(f"{lo:.2f}-{min(hi, 1.0):.2f}    {int(band.sum()):>7} "
+                       f"{score[band].mean():6.3f} {100 * right[band].mean():6.2f}%")
+    return out
+
+
+def calibration_report(records: Sequence[Record]) -> list[str]:
+    """The separation tables before and after calibration: fitted on all (in sample), each
+    source predicted by a fit without it (and all of those pooled), each group of
+    perturbations predicted by a fit without it, and reliability tables of the pooled
+    leave-one-source-out predictions."""
+    sep = (f"points: wrong points under {SURE} (warned) of all wrong, share of the points at "
+           f"{SURE} or more that is wrong, points sure, AUC; boards the same, a board wrong "
+           "when found at the wrong size, >= 0.5 cell off its labelled corners or < 99% of "
+           f"its points right, sure at the raw grid confidence >= {LOCATE.min_confidence} "
+           f"(found) and at calibrated >= {SURE}")
+    head = f"{'held out':<22} {'':<10} {'points':>7} {SEP_HEADER}  {'boards':>5} {SEP_HEADER}"
+    out = [sep, "", head]
+    out += separation_rows("none (in sample)", fit(records), records)
+    by_source, sources = held_out(records, lambda r: r.source)
+    pooled: list[tuple[np.ndarray, ...]] = []
+    for key in sources:
+        cal, test = by_source[key]
+        out += separation_rows(key[:22], cal, test)
+        pooled.append(predictions(cal, test) + predictions(None, test))
+    cal_p = [np.concatenate([p[i] for p in pooled]) for i in range(8)]
+    out.append("")
+    out.append("each source predicted by a fit without it, pooled:")
+    out.append(head)
+    for label, (ps, yp, bs, yb) in (("raw", cal_p[4:]), ("calibrated", cal_p[:4])):
+        board_at = LOCATE.min_confidence if label == "raw" else SURE
+        out.append(f"{'all sources':<22} {label:<10} {len(yp):>7} "
+                   f"{Separation(ps, yp, SURE).cells()}  {len(yb):>5} "
+                   f"{Separation(bs, yb, board_at).cells()}")
+    out.append("the same, calibrated, sure only at a stricter threshold (points and boards):")
+    for at in (0.9, 0.99):
+        out.append(f"{'all sources':<22} {f'>= {at}':<10} {len(cal_p[1]):>7} "
+                   f"{Separation(cal_p[0], cal_p[1], at).cells()}  {len(cal_p[3]):>5} "
+                   f"{Separation(cal_p[2], cal_p[3], at).cells()}")
+    out += ["", "each group of perturbations predicted by a fit without it:", head]
+    by_group, groups = held_out(records, lambda r: group_of(r.perturbation))
+    for key in groups:
+        cal, test = by_group[key]
+        out += separation_rows(key, cal, test)
+    out += ["", "reliability of the points, leave one source out, raw:"]
+    out += reliability(cal_p[4], cal_p[5])
+    out += ["", "calibrated:"]
+    out += reliability(cal_p[0], cal_p[1])
+    out += ["", "reliability of the boards found, leave one source out, raw:"]
+    out += reliability(cal_p[6], cal_p[7])
+    out += ["", "calibrated:"]
+    out += reliability(cal_p[2], cal_p[3])
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", type=int, default=6, help="synthetic boards per kind (default 6)")
     ap.add_argument("--size", type=int, default=19)
     ap.add_argument("--skip-photos", action="store_true", help="synthetic scenes only")
+    ap.add_argument("--calibration", action="store_true",
+                    help="instead, the calibration's separation tables (see the doc)")
+    ap.add_argument("--records", type=Path, help="with --calibration: the readings kept by "
+                    "benchmarks/fit_confidence.py --records (read and kept if missing)")
+    ap.add_argument("--photo-stride", type=int, default=4, help="as fit_confidence.py's")
+    ap.add_argument("--perturb-stride", type=int, default=6, help="as fit_confidence.py's")
+    ap.add_argument("--scenes", type=int, default=6, help="as fit_confidence.py's")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.calibration:
+        if not MANIFEST.is_file():
+            print(f"no manifest at {MANIFEST}", file=sys.stderr)
+            return 1
+        records = load_or_collect(MANIFEST, args.records, args.photo_stride,
+                                  args.perturb_stride, args.scenes, 1, sys.stderr.isatty())
+        for line in calibration_report(records):
+            print(line)
+        return 0
     if not args.skip_photos:
         if not MANIFEST.is_file():
             print(f"no manifest at {MANIFEST}", file=sys.stderr)

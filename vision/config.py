@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from .calibrated import FITTED
+from .calibration import Calibration
+
 SIZES: tuple[int, ...] = (9, 13, 19)
 """The board sizes vision decides between."""
 
@@ -370,6 +373,10 @@ class StoneConfig:
     more right points of the real photos fell under 0.6; with it 2 more. On 4 synthetic
     sunlit boards, of 10 white stones read empty surely, this and the odds of the nearest
     judgement leave 3 sure (the odds alone 6)."""
+    calibration: Calibration | None = FITTED
+    """How `read_board` turns its raw point and board confidences into the probability of
+    being right (`vision.calibration`; fitted by `benchmarks/fit_confidence.py` into
+    `vision.calibrated`). None keeps the raw figures."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -10,6 +10,7 @@ import numpy as np
 from rules import Observation, Position
 
 from . import grid
+from .calibration import calibrate
 from .config import VISION, LocateConfig, OutlineConfig, StoneConfig, VisionConfig
 from .locate import locate, to_gray
 from .stones import read_stones
@@ -24,7 +25,9 @@ class Reading:
     row first). ``corners``: the outermost intersections in image pixels, (4, 2) as
     top-left, top-right, bottom-right, bottom-left on screen. ``homography``: lattice
     (column i from the left, row j from the top) to image pixels. ``board_confidence``: how
-    sure the grid is, in [0, 1]. ``timings``: milliseconds per stage.
+    sure the grid is, in [0, 1]. ``timings``: milliseconds per stage. Both confidences are
+    calibrated probabilities of being right (`vision.calibration`) unless the stone config
+    turns that off.
     """
 
     position: Position
@@ -69,6 +72,8 @@ def read_board(image: np.ndarray, size: int | None = None, *,
     labels, conf = read_stones(image, fit.homography, fit.size, config.stones)
     t2 = time.perf_counter()
     n = fit.size
+    conf, board_confidence = calibrate(config.stones.calibration, labels, conf, fit.homography,
+                                       fit.confidence, image.shape)
     # Row 0 of labels is the top of the image; Position.cells puts the bottom row first.
     cells = labels[::-1].ravel()
     position = Position.from_cells(n, n, (int(c) for c in cells))
@@ -77,6 +82,6 @@ def read_board(image: np.ndarray, size: int | None = None, *,
         confidence=tuple(float(c) for c in conf[::-1].ravel()),
         corners=grid.corners(fit.homography, n),
         homography=fit.homography,
-        board_confidence=fit.confidence,
+        board_confidence=board_confidence,
         timings={"locate": (t1 - t0) * 1e3, "stones": (t2 - t1) * 1e3, "total": (t2 - t0) * 1e3},
     )

@@ -1,0 +1,381 @@
+"""Fit the calibration of `vision.read_board`'s confidences (`vision.calibration`) on the dev
+photos under perturbations, and print the constants (or write them, ``--write``).
+
+    .venv/bin/python benchmarks/fit_confidence.py [MANIFEST] [--photo-stride K]
+        [--perturb-stride K] [--scenes N] [--records FILE] [--write] [--jobs N]
+
+What is read: every photo with stone truth (``stones`` or ``single_stone``), and every
+``--photo-stride``-th photo with labelled grid corners only, each untouched and under a
+share of `vision.perturb.STANDARD`: photo number i takes the perturbations j with
+(i + j) % ``--perturb-stride`` == 0, so every perturbation is met by every stride-th photo
+and every photo by a different share of them. Photos with neither truth nor labels are left
+out (nothing says whether their board is right). And ``--scenes`` synthetic scenes of each
+misreading seen on unseen photos (`scene_records`), whose stones are read on the true grid:
+the dev photos show no hand or object on a board. Deterministic: no randomness anywhere
+(the scenes are seeded).
+
+Every read is done with the calibration off (``StoneConfig.calibration=None``): the fit is
+of the reader's raw figures. Per board found it records the raw point confidences and
+labels, which points are right (best of four rotations against the truth, mirror images
+too for a single stone), and whether the board is right: **a board found is right** when
+its size is the manifest's (where given), its four corners lie within half a cell of the
+labelled ones (where labelled, moved as the perturbation moves the photo) and at least 99%
+of its points are right (where there is stone truth; on a 9x9 board that is every point).
+Points of a board read at the wrong size have no truth and are left out of the point fit;
+the board counts wrong.
+
+The fit is two logistic regressions (`vision.calibration.fit_logistic`) on
+`vision.calibration`'s evidence. It prints the constants as `vision/calibrated.py` holds
+them; ``--write`` writes that module whole. The constants live in a module of their own so
+that a refit touches no hand-written file and merges with nothing; a Python module rather
+than JSON, so the value is typed, checked by mypy and needs no package data.
+
+``--records FILE`` keeps what was read (a pickle) and reuses it when it exists: the fit and
+`vision_confidence.py --calibration` then take seconds. Delete it after any change to the
+reader (the records hold its raw figures), then refit: ``--records NEW --write``.
+
+Cost, at the default strides: 1,034 photo readings (155 photos) took 256 s of one core and
+the 54 scenes about 125 s; with the fit, about 6.5 minutes (13 of wall time on a machine
+shared with other work).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import multiprocessing
+import pickle
+import sys
+import textwrap
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.vision_robustness import reference  # noqa: E402
+from tests.vision.misreads import SPOILERS, scene  # noqa: E402
+from vision import BoardNotFound, Reading, read_board  # noqa: E402
+from vision.calibration import (  # noqa: E402
+    BOARD_FEATURES, BOARD_RIDGE, POINT_FEATURES, POINT_RIDGE, Calibration, Logistic,
+    board_evidence, fit_logistic, point_evidence)
+from vision.config import StoneConfig  # noqa: E402
+from vision.evaluate import corner_error_cells, source_of, to_array  # noqa: E402
+from vision.perturb import STANDARD, Board, Perturbation  # noqa: E402
+from vision.stones import EMPTY, read_stones  # noqa: E402
+
+DEFAULT = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
+UNTOUCHED = "untouched"
+RAW = StoneConfig(calibration=None)
+BOARD_POINTS_RIGHT = 0.99
+"""A board found is right only if at least this share of its points are (with stone truth)."""
+CALIBRATED_FILE = ROOT / "vision" / "calibrated.py"
+
+
+@dataclasses.dataclass(frozen=True)
+class Record:
+    """One photo under one perturbation, read raw. ``board_right``: None where nothing says
+    (False where no board was found). Where one was: ``labels`` and ``confidence`` (n, n),
+    row 0 at the top of the lattice, the grid's ``homography`` and ``grid_confidence``, the
+    picture's ``shape``: what `vision.calibration.calibrate` takes; ``right`` (n, n)
+    whether each point is right, None without stone truth or at the wrong size."""
+
+    photo: int
+    image: str
+    source: str
+    perturbation: str
+    found: bool
+    board_right: bool | None
+    labels: np.ndarray | None = None
+    confidence: np.ndarray | None = None
+    homography: np.ndarray | None = None
+    grid_confidence: float = 0.0
+    shape: tuple[int, ...] = ()
+    right: np.ndarray | None = None
+    counted: np.ndarray | None = None
+    """Where ``right`` is known (n, n); None: everywhere it is given."""
+
+    def points(self) -> np.ndarray:
+        """The point evidence (`vision.calibration.point_evidence`), rows as labels.ravel()."""
+        assert self.labels is not None and self.confidence is not None
+        return point_evidence(self.labels, self.confidence)
+
+    def board(self) -> np.ndarray:
+        """The board evidence (`vision.calibration.board_evidence`)."""
+        assert self.labels is not None and self.confidence is not None \
+            and self.homography is not None
+        return board_evidence(self.labels, self.confidence, self.homography,
+                              self.grid_confidence, self.shape)
+
+
+def has_truth(row: dict[str, object]) -> bool:
+    """Whether a manifest row gives the stones (``stones`` or ``single_stone``)."""
+    return row.get("stones") is not None or bool(row.get("single_stone"))
+
+
+def manifest_rows(manifest: Path, photo_stride: int) -> list[tuple[int, dict[str, object]]]:
+    """The manifest rows read: (line number, row) for every row with stone truth and every
+    ``photo_stride``-th of those with labelled grid corners only (none if 0)."""
+    rows = [(i, json.loads(line)) for i, line in enumerate(manifest.read_text().splitlines())
+            if line.strip()]
+    truth = [(i, r) for i, r in rows if has_truth(r)]
+    labelled = [(i, r) for i, r in rows if not has_truth(r) and r.get("grid_corners")]
+    return sorted(truth + (labelled[::photo_stride] if photo_stride else []),
+                  key=lambda ir: ir[0])
+
+
+def picked(index: int, stride: int) -> list[Perturbation]:
+    """The perturbations photo number ``index`` is read under (see the module's doc)."""
+    return [p for j, p in enumerate(STANDARD) if (index + j) % stride == 0]
+
+
+def right_points(reading: Reading, truth: list[str], mirror: bool) -> np.ndarray | None:
+    """Per point of ``reading`` (n, n), row 0 at the top, whether it matches ``truth`` under
+    the best rotation (and mirror image with ``mirror``); None if the sizes differ."""
+    labels = to_array(reading.rows())
+    t = to_array(truth)
+    if labels.shape != t.shape:
+        return None
+    views = [t, t[::-1]] if mirror else [t]
+    best = max((labels == np.rot90(v, k) for v in views for k in range(4)),
+               key=lambda m: int(m.sum()))
+    return best
+
+
+def _read(image: np.ndarray) -> Reading | None:
+    try:
+        return read_board(image, stone_cfg=RAW)
+    except BoardNotFound:
+        return None
+
+
+def photo_records(base: Path, index: int, row: dict[str, object],
+                  perturbations: Sequence[Perturbation]) -> list[Record]:
+    """``row``'s photo read raw, untouched and under each of ``perturbations``."""
+    image = cv2.imread(str(base / str(row["image"])), cv2.IMREAD_COLOR)
+    if image is None:
+        print(f"cannot read {row['image']}", file=sys.stderr)
+        return []
+    untouched = _read(image)
+    truth, mirror = reference(row, untouched) if has_truth(row) else (None, False)
+    labels = row.get("grid_corners")
+    plain = np.asarray(labels, dtype=np.float64).reshape(4, 2) if labels else None
+    size = row.get("size") or (len(truth) if truth else None)
+    extent = plain if plain is not None else (untouched.corners if untouched else None)
+    guess = size or (untouched.size if untouched else 19)
+    board = None if extent is None else Board(extent, int(str(guess)))
+
+    def record(name: str, reading: Reading | None, shape: tuple[int, ...],
+               corners: np.ndarray | None) -> Record:
+        src = source_of(row)
+        if reading is None:
+            return Record(index, str(row["image"]), src, name, False, False)
+        right = None if truth is None else right_points(reading, truth, mirror)
+        verdicts = []
+        if size:
+            verdicts.append(reading.size == int(str(size)))
+        if corners is not None:
+            verdicts.append(reading.size == int(str(size or 19)) and
+                            corner_error_cells(reading.corners, corners, reading.size) <= 0.5)
+        if truth is not None:
+            verdicts.append(right is not None and right.mean() >= BOARD_POINTS_RIGHT)
+        n = reading.size
+        return Record(index, str(row["image"]), src, name, True,
+                      all(verdicts) if verdicts else None, to_array(reading.rows()),
+                      np.asarray(reading.confidence).reshape(n, n)[::-1].copy(),
+                      reading.homography, reading.board_confidence, tuple(shape), right)
+
+    out = [record(UNTOUCHED, untouched, image.shape, plain)]
+    for p in perturbations:
+        try:
+            spoiled = p.apply(image, board)
+        except ValueError:  # a crop with no board's extent to go by
+            continue
+        moved = None if plain is None else spoiled.points(plain)
+        out.append(record(p.name, _read(spoiled.image), spoiled.image.shape, moved))
+    return out
+
+
+_BASE = Path()
+
+
+def _init(base: Path) -> None:
+    global _BASE
+    _BASE = base
+    cv2.setNumThreads(1)
+
+
+def _task(job: tuple[int, dict[str, object], int]) -> list[Record]:
+    index, row, stride = job
+    return photo_records(_BASE, index, row, picked(index, stride))
+
+
+def collect(manifest: Path, photo_stride: int, perturb_stride: int, jobs: int = 1,
+            progress: bool = False) -> list[Record]:
+    """The `Record` of every reading the strides pick (see the module's doc)."""
+    work = [(i, r, perturb_stride) for i, r in manifest_rows(manifest, photo_stride)]
+    out: list[Record] = []
+    t0 = time.perf_counter()
+
+    def take(results: Iterable[list[Record]]) -> None:
+        for k, result in enumerate(results, 1):
+            out.extend(result)
+            if progress:
+                print(f"{k}/{len(work)} photos, {len(out)} readings, "
+                      f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+
+    if jobs <= 1:
+        _init(manifest.parent)
+        take(map(_task, work))
+    else:
+        with multiprocessing.Pool(jobs, _init, (manifest.parent,)) as pool:
+            take(pool.imap_unordered(_task, work))
+    return sorted(out, key=lambda r: (r.photo, r.perturbation))
+
+
+SCENE_SOURCE = "synthetic scenes"
+SCENE_KINDS = ("plain", *SPOILERS, "off point")
+
+
+def scene_records(seeds: int, size: int = 19) -> list[Record]:
+    """The synthetic scenes of the misreadings seen on unseen photos (`tests.vision.misreads`:
+    flash, sunlight, bevel, cloth, grayscale, an object, a hand, black stones off their
+    points, and plain boards), ``seeds`` of each kind, sparse and crowded in turn, the
+    stones read raw on the true grid (no board is found: no board verdict). A point that
+    something hides is wrong if read as a stone and not counted if read empty."""
+    out = []
+    for k, kind in enumerate(SCENE_KINDS):
+        for seed in range(seeds):
+            shot = scene(kind, size, seed, 0.3 if seed % 2 == 0 else 0.6)
+            labels, conf = read_stones(shot.image, shot.homography, size)
+            right = (labels == shot.truth) & ~shot.hidden
+            counted = ~shot.hidden | (labels != EMPTY)
+            out.append(Record(-1 - k * seeds - seed, f"scene {kind} {seed}", SCENE_SOURCE,
+                              f"scene {kind}", True, None, labels, conf, shot.homography,
+                              0.0, tuple(shot.image.shape), right, counted))
+    return out
+
+
+def load_or_collect(manifest: Path, records: Path | None, photo_stride: int,
+                    perturb_stride: int, scenes: int, jobs: int,
+                    progress: bool) -> list[Record]:
+    """The records kept in ``records`` if it exists, else collected (``scenes`` synthetic
+    scenes of each kind, then the photos) and kept there."""
+    if records is not None and records.is_file():
+        with records.open("rb") as f:
+            kept: list[Record] = pickle.load(f)
+        return kept
+    out = scene_records(scenes) + collect(manifest, photo_stride, perturb_stride, jobs,
+                                          progress)
+    if records is not None:
+        with records.open("wb") as f:
+            pickle.dump(out, f)
+    return out
+
+
+def point_data(records: Sequence[Record]) -> tuple[np.ndarray, np.ndarray]:
+    """The point evidence (m, len(POINT_FEATURES)) and rightness (m,) of every point with
+    truth in ``records``."""
+    kept = [(r, np.ones(r.right.size, bool) if r.counted is None else r.counted.ravel())
+            for r in records if r.right is not None]
+    xs = [r.points()[k] for r, k in kept]
+    ys = [r.right.ravel()[k] for r, k in kept if r.right is not None]
+    if not xs:
+        return np.zeros((0, len(POINT_FEATURES))), np.zeros(0, bool)
+    return np.concatenate(xs), np.concatenate(ys).astype(bool)
+
+
+def board_data(records: Sequence[Record]) -> tuple[np.ndarray, np.ndarray]:
+    """The board evidence and rightness of every board found whose rightness is known."""
+    known = [r for r in records if r.found and r.board_right is not None]
+    if not known:
+        return np.zeros((0, len(BOARD_FEATURES))), np.zeros(0, bool)
+    return (np.stack([r.board() for r in known]),
+            np.array([bool(r.board_right) for r in known]))
+
+
+def fit(records: Sequence[Record]) -> Calibration:
+    """The calibration fitted to ``records``."""
+    xp, yp = point_data(records)
+    xb, yb = board_data(records)
+    return Calibration(point=fit_logistic(xp, yp, POINT_FEATURES, POINT_RIDGE),
+                       board=fit_logistic(xb, yb, BOARD_FEATURES, BOARD_RIDGE))
+
+
+def _model_text(name: str, model: Logistic) -> str:
+    """``name=Logistic(...)`` laid out a feature per line, each weight named beside it."""
+    lines = [f"    {name}=Logistic(", "        features=("]
+    lines += [f"            {f!r}," for f in model.features]
+    lines += ["        ),", "        weights=("]
+    lines += [f"            {w!r},  # {f}" for f, w in zip(model.features, model.weights)]
+    lines += ["        ),", f"        bias={model.bias!r},", "    ),"]
+    return "\n".join(lines)
+
+
+def module_text(cal: Calibration, how: str) -> str:
+    """The text of `vision/calibrated.py` holding ``cal`` (its value equals ``cal``), with
+    ``how`` it was fitted, wrapped to lines of at most 100 characters."""
+    doc = textwrap.fill(f"The calibration `benchmarks/fit_confidence.py` fitted: {how}.",
+                        width=96)
+    return (f'"""{doc}\n\n'
+            "Written by that script with --write; re-run it after any change to the reader's\n"
+            'raw confidences (`vision.stones`, `vision.locate`)."""\n\n'
+            "from .calibration import Calibration, Logistic\n\n"
+            "FITTED = Calibration(\n"
+            f"{_model_text('point', cal.point)}\n{_model_text('board', cal.board)}\n)\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("manifest", nargs="?", type=Path, default=DEFAULT)
+    ap.add_argument("--photo-stride", type=int, default=4,
+                    help="every K-th photo with only grid corners labelled (default 4)")
+    ap.add_argument("--perturb-stride", type=int, default=6,
+                    help="each photo under every K-th perturbation, in turn (default 6)")
+    ap.add_argument("--scenes", type=int, default=6,
+                    help="synthetic scenes of each misreading (default 6)")
+    ap.add_argument("--records", type=Path, help="keep the readings here (reused if it exists: "
+                    "delete it after any change to the reader)")
+    ap.add_argument("--jobs", type=int, default=1, help="processes reading at once (default 1)")
+    ap.add_argument("--write", action="store_true", help=f"write {CALIBRATED_FILE.name}")
+    ap.add_argument("--progress", action="store_true", help="count the photos done on stderr")
+    args = ap.parse_args(argv)
+    if not args.manifest.is_file():
+        print(f"no manifest at {args.manifest}", file=sys.stderr)
+        return 2
+    if min(args.photo_stride, args.perturb_stride, args.jobs) < 1 or args.scenes < 0:
+        print("--photo-stride, --perturb-stride and --jobs take a whole number >= 1",
+              file=sys.stderr)
+        return 2
+    t0 = time.perf_counter()
+    records = load_or_collect(args.manifest, args.records, args.photo_stride,
+                              args.perturb_stride, args.scenes, args.jobs, args.progress)
+    t1 = time.perf_counter()
+    cal = fit(records)
+    xp, yp = point_data(records)
+    xb, yb = board_data(records)
+    photos = len({r.photo for r in records if r.source != SCENE_SOURCE})
+    scenes = sum(r.source == SCENE_SOURCE for r in records)
+    how = (f"{photos} photos in {len(records) - scenes} readings (photo stride "
+           f"{args.photo_stride}, perturbation stride {args.perturb_stride}) and {scenes} "
+           f"synthetic scenes: "
+           f"{len(yp)} points ({int((~yp).sum())} wrong), {len(yb)} boards found "
+           f"({int((~yb).sum())} wrong)")
+    print(f"# {how}; read in {t1 - t0:.0f} s, fitted in {time.perf_counter() - t1:.1f} s")
+    text = module_text(cal, how)
+    print(text[text.index("FITTED = "):], end="")
+    if args.write:
+        CALIBRATED_FILE.write_text(module_text(cal, how))
+        print(f"# written to {CALIBRATED_FILE}")
+    return 0
+
+
+if __name__ == "__main__":
+    # Run as the module it is imported as, so the records it keeps unpickle anywhere.
+    from benchmarks import fit_confidence
+    raise SystemExit(fit_confidence.main())
