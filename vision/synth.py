@@ -32,7 +32,7 @@ class Scene:
     """Perspective strength: corners move by up to this share of the board's side."""
     camera_tilt: float = 0.0
     """If not 0, the view is a camera's (focal length the image's longer side, centred, as
-    `vision.stones.lift_shift` assumes) this many degrees off vertical, aimed at the
+    `vision.grid.lift_shift` assumes) this many degrees off vertical, aimed at the
     board's middle, instead of ``tilt``'s random corners."""
     turn: float = 180.0
     """The board turns by up to this many degrees either way."""
@@ -56,7 +56,7 @@ class Scene:
     bowl of white ones and their two lids, upturned, holding a few prisoners."""
     stone_height: float = 0.0
     """Height (cells) of a stone's middle over the board (half its thickness). Its body is
-    drawn as a camera the view could come from sees it (`vision.stones.lift_shift`): a flat
+    drawn as a camera the view could come from sees it (`vision.grid.lift_shift`): a flat
     disc at 0, a lens leaning away from the camera above it."""
     stone_colours: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None
     """The first player's (X) and the second player's (O) stones' colour (BGR), each
@@ -67,7 +67,7 @@ class Scene:
     """"phone": the view of a phone held over the board's near edge (with ``camera_tilt``,
     the line of sight to the board's middle that many degrees off vertical): the near edge
     at the bottom of the frame, the board as wide as the frame, by pitching the camera,
-    not by cropping, so `vision.stones.lift_shift`'s camera still holds. "phone aimed": the
+    not by cropping, so `vision.grid.lift_shift`'s camera still holds. "phone aimed": the
     same phone aimed at the board's middle, as a person frames a board to photograph it:
     the board in the middle of the frame, its widest span ``fill`` of the frame's width (the
     slab's near corners leave the frame above 1). "": the board in the middle
@@ -316,7 +316,7 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
         raise ValueError(f"framing is 'phone', 'phone aimed' or '', not {scene.framing!r}")
     lattice_to_board = np.array([[cell, 0, margin], [0, cell, margin], [0, 0, 1]], dtype=np.float64)
     # A stone's middle is up off the board: a camera that this view could come from sees it
-    # moved away from itself, as `vision.stones.lift_shift` expects.
+    # moved away from itself, as `vision.grid.lift_shift` expects.
     on_board = to_image.astype(np.float64) @ lattice_to_board
     lifts = np.stack([cell * lift_shift(on_board, (h, w), n, 2 * scene.stone_height * share)
                       for share in _LAYERS], axis=1)  # (point, layer, 2)

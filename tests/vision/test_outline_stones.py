@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from vision import grid
-from vision.config import LOCATE, OUTLINE
+from vision.config import VISION
 from vision.evaluate import corner_error_cells
 from vision.locate import _stones_placed, to_gray
 from vision.outline import stone_bounds, stone_profiles
@@ -74,11 +74,11 @@ def test_the_stones_profiles_peak_on_the_lattice_lines() -> None:
 def test_the_stones_place_the_grid_inside_the_slab_within_a_fifth_of_a_cell(seed: int) -> None:
     shot = crowded(seed)
     gray = to_gray(shot.image)
-    stones = dark_centres(gray)
+    stones = dark_centres(gray, VISION.locate)
     assert stones is not None
     quad = slab_of(shot, seed).astype(np.float32)
     inside = np.array([cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
                        for x, y in stones.centres])
-    fit = _stones_placed(gray, quad, 19, stones.centres[inside], None, LOCATE, OUTLINE)
+    fit = _stones_placed(gray, quad, 19, stones.centres[inside], None, VISION)
     assert corner_error_cells(fit.corners, shot.corners, 19) < 0.2
-    assert fit.confidence >= LOCATE.min_confidence  # the black stones vouch for it
+    assert fit.confidence >= VISION.locate.min_confidence  # the black stones vouch for it
