@@ -137,14 +137,14 @@ def _other_fits(small: np.ndarray, net: np.ndarray | None, first: GridFit | None
 
 def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
                found: BlackStones | None, size: int | None,
-               config: VisionConfig) -> Iterator[GridFit]:
+               config: VisionConfig) -> Iterator[tuple[GridFit, bool]]:
     """Grids placed inside the outlines of the slab of wood in ``image`` (`vision.outline`;
     ``to_full`` maps the working image ``small`` to ``image``), one per outline and size:
     its outer lines `OutlineConfig.margin` inside the slab's edges, the lattice fitted
     there and grown to the whole grid like any other, then `vouched` for by the black
     stones ``found`` inside that slab (stones off the board, or a dark table's grain,
     are no witness); where they vouch too little, the grid the stones place there
-    (`_stones_placed`) as well."""
+    (`_stones_placed`) as well; each with whether the stones placed it."""
     back = np.linalg.inv(to_full)
     for slab in outlines(image, config.outline) if image.ndim == 3 else []:
         quad = grid.apply(back, slab.quad).astype(np.float32)
@@ -155,9 +155,9 @@ def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
             fit = _fit_from(small, quad, n, size, config, config.outline.reach)
             if witnesses is not None:
                 fit = vouched(small, fit, witnesses, size, config)
-            yield fit
+            yield fit, False
             if witnesses is not None and fit.confidence < config.locate.recheck_below:
-                yield _stones_placed(small, quad, n, witnesses, size, config)
+                yield _stones_placed(small, quad, n, witnesses, size, config), True
 
 
 def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.ndarray,
@@ -250,14 +250,20 @@ def locate(image: np.ndarray, size: int | None = None,
         # The slab of wood and its four edges (`vision.outline`), as a person finds a board.
         slabs = _slab_fits(image, small, to_full, found, size, config) \
             if fit is None or fit.confidence < cfg.recheck_below else iter(())
-        for other in slabs:
+        by_stones = False
+        for other, placed in slabs:
             if fit is None or other.confidence > fit.confidence:
-                fit = other
+                fit, by_stones = other, placed
             if fit.confidence >= cfg.recheck_below:
                 break  # as sure as a first grid that needs no second look
-        if found is not None and (fit is None or fit.confidence < cfg.recheck_below):
+        if found is not None and (fit is None or fit.confidence < cfg.recheck_below
+                                  or by_stones):
+            # A grid the stones placed inside the slab is weighed against the stones'
+            # own lattice, which fits every stone's centre over the whole board; where
+            # they vouch alike the lattice is kept, as the finer of the two.
             stones = _stone_fit(small, found, size, config)
-            if stones is not None and (fit is None or stones.confidence > fit.confidence):
+            if stones is not None and (fit is None or stones.confidence > fit.confidence
+                                       or (by_stones and stones.confidence >= fit.confidence)):
                 fit = stones
     if fit is None:
         raise BoardNotFound(f"no net of lines enclosing at least {cfg.min_holes} alike cells, "

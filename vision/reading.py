@@ -26,8 +26,8 @@ class Reading:
     top-left, top-right, bottom-right, bottom-left on screen. ``homography``: lattice
     (column i from the left, row j from the top) to image pixels. ``board_confidence``: how
     sure the grid is, in [0, 1]. ``timings``: milliseconds per stage. Both confidences are
-    calibrated probabilities of being right (`vision.calibration`) unless the stone config
-    turns that off.
+    the reader's raw figures unless the stone config names a calibration
+    (`StoneConfig.calibration`), which turns them into probabilities of being right.
     """
 
     position: Position

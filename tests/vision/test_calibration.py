@@ -146,7 +146,7 @@ def test_read_board_applies_the_calibration_last() -> None:
     fixed = read_board(shot.image, stone_cfg=dataclasses.replace(STONES, calibration=flat))
     assert fixed.position == raw.position
     assert np.allclose(fixed.confidence, 0.3) and fixed.board_confidence == pytest.approx(0.8)
-    fitted = read_board(shot.image)
+    fitted = read_board(shot.image, stone_cfg=dataclasses.replace(STONES, calibration=FITTED))
     expect, board_p = calibrate(FITTED, labels, conf, raw.homography, raw.board_confidence,
                                 shot.image.shape)
     assert np.allclose(fitted.confidence, expect[::-1].ravel())
