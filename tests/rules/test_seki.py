@@ -138,19 +138,6 @@ def test_a_seki_beside_living_groups(rules: str) -> None:
     assert s.neutral == 7
 
 
-# Two-point eyes: Black's A1-B1, White's G1-H1, and the shared liberty E1. Filling E1
-# leaves the filler two liberties against two, with the opponent to move: the filler loses.
-SEKI_TWO_POINT_EYES = """
-    . . . . O X . . .
-    . . . . O X . . .
-    . . . . O X . . .
-    O O O O O X X X X
-    O O O O O X X X X
-    X X X X X O O O O
-    . . X X . O . . O
-"""
-
-
 # A one-point eye against a two-point eye, one shared liberty: White fills E1 and wins the
 # race (two liberties against one, Black to move), so this is no seki: the count is left
 # to the players' agreement on dead stones, and both eyes are counted as they stand.
