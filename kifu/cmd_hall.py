@@ -68,6 +68,9 @@ class Subscriber:
         """Set once the broker has taken the hall's subscription."""
         self._fault: str | None = None
         """Why the last try to reach the broker was refused on this side, as said."""
+        self.untrusted = threading.Event()
+        """Set if the broker was refused on this side (its TLS certificate not trusted)
+        before the hall ever subscribed: a setting to mend, not a broker away."""
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
                                   client_id=f"kifu-hall-{url.event}", clean_session=False)
         url.setup(self.client)
@@ -99,6 +102,8 @@ class Subscriber:
         if fault is not None and fault != self._fault:  # the hall waits for the broker to mend
             print(f"kifu: {fault}", file=sys.stderr, flush=True)
         self._fault = fault
+        if fault is not None and not self.subscribed.is_set():
+            self.untrusted.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         with self.lock:
@@ -152,8 +157,11 @@ def cmd_hall(args: argparse.Namespace) -> int:
     print(f"kifu: hall of {url.event} at {server.url} (organiser, live: "
           f"{server.organiser_url})", file=sys.stderr, flush=True)
     try:
-        while True:
-            time.sleep(3600)
+        # A broker the hall cannot trust from the start is a setting to mend, said once
+        # (as `kifu record` says it): status 2. Once subscribed, the hall waits out faults.
+        while not subscriber.untrusted.wait(3600):
+            pass
+        return 2
     except KeyboardInterrupt:
         print("\nhall closed", file=sys.stderr)
     finally:

@@ -131,3 +131,17 @@ def test_a_hall_that_does_not_trust_the_broker_says_so_once_and_keeps_trying(
     err = capsys.readouterr().err
     assert err.count(f"mqtts://127.0.0.1:{broker.port}: the broker's certificate is not "
                      "trusted") == 1, err
+
+
+def test_kifu_hall_that_does_not_trust_the_broker_is_an_error_naming_it(
+        tls: tuple[Broker, Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    broker, _, other = tls
+    started = time.monotonic()
+    code = main(["hall", f"mqtts://127.0.0.1:{broker.port}/club", "--port", "0",
+                 "--mqtt-ca", str(other)])
+    assert code == 2
+    assert time.monotonic() - started < 10, "said at the first try, not after many"
+    err = capsys.readouterr().err
+    assert err.count(f"kifu: mqtts://127.0.0.1:{broker.port}: the broker's certificate is "
+                     "not trusted (") == 1, err
+    assert "give its CA with --mqtt-ca FILE" in err
