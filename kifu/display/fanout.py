@@ -3,10 +3,14 @@ follow two hundred boards.
 
 Writing every board update to every viewer as it comes costs one write per update per
 viewer, and a viewer that reads slowly owes an ever longer backlog. A `Fanout` instead
-writes to each viewer at most once every ``tick`` seconds: one frame holding every board
-that changed since that viewer's last frame, each board once, in its latest state
-(`coalesce`). The frame is encoded once and shared by every viewer at the same place in the
-feed, which, keeping up, is nearly all of them. News after a quiet spell goes out at once.
+writes to the viewers in rounds: each round, one frame to each viewer holding every board
+that changed since its last frame, each board once, in its latest state (`coalesce`). The
+frame is encoded once and shared by every viewer at the same place in the feed, which,
+keeping up, is nearly all of them. News goes out at once when the last round is more than
+a pace ago (leading edge), else with the next round. The pace follows the rounds' own cost
+(`pace`): a small hall's rounds are cheap and go out as often as every `BRISK` seconds,
+changes barely held; a big or busy hall's take longer, and its changes are coalesced over
+up to ``tick`` seconds, which bounds what the crowd costs.
 
 A viewer that falls behind (what it was sent last still waits in its connection) is passed
 over, and once it has taken that it gets one frame from where it was to the present: every
@@ -28,6 +32,7 @@ import dataclasses
 import logging
 import socket
 import struct
+import time
 import zlib
 from collections.abc import Callable, Iterable
 
@@ -39,7 +44,21 @@ from .web import RETRY_MS, open_event_stream
 log = logging.getLogger("kifu.display")
 
 TICK = 0.25
-"""Seconds between two frames to one viewer, at most."""
+"""Seconds between two frames to one viewer, at most: the pace of a hall under load."""
+
+BRISK = 0.02
+"""Seconds between two frames to one viewer, at least: the pace of a hall at ease."""
+
+DUTY = 0.25
+"""The share of its time the server may spend writing frames: a round that took ``c``
+seconds is followed by the next ``c / DUTY`` seconds after it began, at the soonest."""
+
+
+def pace(cost: float, tick: float = TICK) -> float:
+    """Seconds from one round of frames to the next, when a round costs ``cost`` seconds:
+    what keeps the rounds to `DUTY` of the time, between `BRISK` (or ``tick`` if shorter)
+    and ``tick``."""
+    return min(tick, max(BRISK, cost / DUTY))
 
 SEND_BUFFER = 32768
 """Bytes the kernel may hold for one viewer (Linux doubles it): about a second of a busy
@@ -131,7 +150,8 @@ class _Viewer:
 
 class Fanout:
     """Serves ``feed`` as event streams from the running loop, each message written as
-    ``frame`` makes it (see the module). ``write_timeout``: a viewer whose connection takes
+    ``frame`` makes it (see the module). ``tick``: the longest pace, seconds between two
+    rounds of frames under load. ``write_timeout``: a viewer whose connection takes
     nothing for that long is dropped; ``heartbeat``: a comment line goes to a viewer sent
     nothing for that long (which finds viewers that are gone)."""
 
@@ -140,6 +160,8 @@ class Fanout:
         self.feed = feed
         self.frame = frame
         self.tick = tick
+        self.cost = 0.0
+        """Seconds a round of frames takes, as last measured (fast up, slowly down)."""
         self.write_timeout = write_timeout
         self.heartbeat = heartbeat
         self.loop = asyncio.get_running_loop()
@@ -229,7 +251,7 @@ class Fanout:
             self.close()
             return
         if self._flush_at is None:
-            due = max(0.0, self._last_flush + self.tick - self.loop.time())
+            due = max(0.0, self._last_flush + pace(self.cost, self.tick) - self.loop.time())
             self._flush_at = self.loop.call_later(due, self._flush)
 
     def _encode(self, messages: Iterable[Message], only: str | None) -> bytes:
@@ -239,9 +261,10 @@ class Fanout:
         """One frame to every viewer that has taken its last one and is owed something."""
         self._flush_at = None
         now = self._last_flush = self.loop.time()
+        started = time.perf_counter()
         newest = self.feed.seq
         frames: dict[tuple[str | None, int], _Frame] = {}
-        behind = False
+        behind = wrote = False
         for viewer in list(self.viewers):
             if viewer.seq >= newest:
                 continue
@@ -258,8 +281,12 @@ class Fanout:
             if data:
                 viewer.transport.write(data)
                 viewer.wrote = now
+                wrote = True
+        if wrote:  # the wall time, the machine's load in it: a busy machine slows the pace
+            cost = time.perf_counter() - started
+            self.cost = max(cost, 0.75 * self.cost + 0.25 * cost)
         if behind:
-            self._flush_at = self.loop.call_later(self.tick, self._flush)
+            self._flush_at = self.loop.call_later(pace(self.cost, self.tick), self._flush)
 
     def _ready(self, viewer: _Viewer, now: float) -> bool:
         """May ``viewer`` be written to now: its connection open and empty? Ends the ones
@@ -292,4 +319,4 @@ class Fanout:
         self._sweep_at = self.loop.call_later(min(1.0, self.heartbeat), self._sweep)
 
 
-__all__ = ["TICK", "Fanout", "accepts_gzip", "coalesce", "deflated"]
+__all__ = ["BRISK", "DUTY", "TICK", "Fanout", "accepts_gzip", "coalesce", "deflated", "pace"]

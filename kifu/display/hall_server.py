@@ -11,8 +11,9 @@ live; everyone else sees them ``Hall.delay`` seconds late):
 - ``/api/v1/boards/ID/events``: the organiser's recent events of that board;
 - ``/api/v1/events``: server-sent events, one ``board`` event per change (the board's JSON,
   without the drawing ``kifu serve`` adds), ids ``EPOCH.SEQ`` for ``Last-Event-ID``; a
-  board's changes within ``tick`` seconds go out as its latest one, all boards' changes to a
-  viewer in one write, gzipped for viewers that accept it (see `kifu.display.fanout`);
+  board's changes between two rounds of writes (at once in a small hall, at most ``tick``
+  seconds apart in a busy one) go out as its latest one, all boards' changes to a viewer in
+  one write, gzipped for viewers that accept it (see `kifu.display.fanout`);
   ``?board=ID``: that board's only;
 - ``/api/v1/results`` (JSON), ``/api/v1/results.csv``, ``/api/v1/games.sgf`` (all games).
 """
@@ -47,8 +48,8 @@ def _page(name: str) -> bytes:
 class HallServer(WebServer):
     """Serves ``hall`` (taken from another thread under ``lock``) until `stop`. ``clock``
     gives the time the hall's messages were stamped with (time.monotonic by default);
-    ``tick``: seconds between two writes to one viewer, and between looks for boards whose
-    delayed (public) view has changed."""
+    ``tick``: seconds between two writes to one viewer at most (fewer when the hall is at
+    ease), and between looks for boards whose delayed (public) view has changed."""
 
     def __init__(self, hall: Hall, lock: threading.Lock, host: str = "127.0.0.1",
                  port: int = 0, *, token: str | None = None, allow_hosts: Iterable[str] = (),

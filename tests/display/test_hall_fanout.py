@@ -20,7 +20,7 @@ from collections.abc import Iterator
 import pytest
 
 from kifu.display.client import ServerEvent, open_stream, read_events
-from kifu.display.fanout import GZIP_HEADER, accepts_gzip, coalesce, deflated
+from kifu.display.fanout import BRISK, DUTY, GZIP_HEADER, accepts_gzip, coalesce, deflated, pace
 from kifu.display.feed import Message
 from kifu.display.hall_server import HallServer
 from kifu.display.web import Timeouts
@@ -125,6 +125,23 @@ def test_a_burst_of_moves_reaches_a_viewer_coalesced_in_order_ending_on_each_las
     seen = moves(events, {"1": 20, "2": 20, "3": 20})
     assert in_order(seen), seen
     assert len(seen) < 60, "a board's changes within a tick go out as its latest one"
+
+
+def test_a_small_halls_changes_go_out_at_once_not_a_tick_apart(crowd: Crowd) -> None:
+    # The tick is 1 s: a change written only once a tick would take 5 s for these five.
+    events = crowd.viewer()
+    started = time.monotonic()
+    for number in range(1, 6):
+        crowd.move("1", number)
+        assert moves(events, {"1": number}) == [("1", number)]
+    assert time.monotonic() - started < 1.0
+
+
+def test_the_pace_of_rounds_follows_their_cost_between_brisk_and_the_tick() -> None:
+    assert pace(0.0001) == BRISK, "a cheap round: the next one soon after"
+    assert pace(0.02) == pytest.approx(0.02 / DUTY), "rounds kept to their share of time"
+    assert pace(1.0) == 0.25 and pace(1.0, tick=0.5) == 0.5, "never slower than the tick"
+    assert pace(0.0, tick=0.01) == 0.01
 
 
 def test_a_viewer_that_reads_nothing_holds_up_no_one_then_skips_to_the_present() -> None:
