@@ -3,28 +3,34 @@ MQTT client, `kifu.mqtt.BoardPublisher`, replaying a real game from ../shared/ga
 `kifu hall` process, and V viewers of its event stream.
 
     .venv/bin/python benchmarks/hall_load.py [--boards 200] [--viewers 1000]
-        [--interval 2.0] [--speedup 4] [--moves 20] [--restart] [--procs 2]
+        [--interval 2.0] [--speedup 4] [--moves 20] [--restart] [--procs 4]
         [--code DIR ...]
 
 Each board plays one move every ``interval / speedup`` seconds, its start spread over one
 interval. The viewers read the organiser's stream, which carries every board's move number.
-They are plain asyncio protocols speaking just enough HTTP, ``--procs`` processes of them;
-every ``--sample``-th viewer reads the board and move number of each update (two regular
-expressions, no JSON), the others take what they get unread, as fast as it comes: the load
-generator shares the machine's cores with the hall and must not starve it. They accept
-gzip, as browsers do (``--plain``: not).
+Each is a plain socket speaking just enough HTTP, read by an asyncio loop as data comes,
+``--procs`` processes of them; every ``--sample``-th viewer reads the board and move number
+of each update (two regular expressions, no JSON), the others read into one scratch buffer
+and look at nothing: the load generator shares the machine's cores with the hall and must
+not starve it. They accept gzip, as browsers do (``--plain``: not); only the viewers that
+read inflate.
 
 Printed, per viewer that reads and per board: updates delivered; **lost**, a board's final
 state (its last move) that never reached the viewer (goal 0); **coalesced**, an intermediate
 state the viewer never saw because a later one of the same board came in its place (a
 viewer that falls behind skips to the latest state of each board; not a loss); out of
-order, a lower move number after a higher one (goal 0). The delay from a move's
-publication to each viewer that got it (median, 99th percentile; the clocks are one
-machine's). CPU seconds over the game of the hall, of the generator (the viewer processes,
-and the boards' process) and of the broker; the hall's peak memory (RSS). Gzip costs the
-reading viewers CPU (inflating) that a browser spends on its own machine, here on the
-hall's cores. ``--restart`` also stops and restarts the broker once in
-mid-game (the hall and boards reconnect; nothing may be lost).
+order, a lower move number after a higher one (goal 0). **The delay** from a move's
+publication (the board process's clock as it hands the move to its MQTT client) to its
+arrival in each viewer's socket: the kernel's time of arrival of the read that brought it
+(SO_TIMESTAMPNS; on loopback that is when the hall's write went through), so the time a
+viewer process waits for a core is not counted: it is what the boards, the broker and the
+hall cost, and what a browser on its own machine would see. **Read**: the same to the
+moment the viewer's code read it, the generator's own wait for a core included (what the
+figures were before; the two differ by what gzip and parsing cost the generator on the
+hall's cores). Median and 99th percentile; the clocks are one machine's. CPU seconds over
+the game of the hall, of the generator (the viewer processes, and the boards' process) and
+of the broker; the hall's peak memory (RSS). ``--restart`` also stops and restarts the
+broker once in mid-game (the hall and boards reconnect; nothing may be lost).
 
 ``--code DIR`` (repeatable) runs the hall from another checkout of kifu, an older commit
 say, each in turn under the same load: a before-and-after in one run. Default: this one.
@@ -44,6 +50,7 @@ import re
 import shutil
 import socket
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
@@ -138,7 +145,7 @@ def run_boards(port: int, games: list[list[str]], step: float, spread: float,
                broker: Mosquitto) -> float:
     """Play every game on its own board client; returns when all moves are published."""
     from kifu.mqtt import BoardPublisher, BrokerUrl
-    from rules import Game, IllegalMoveError, Point
+    from rules import Game, IllegalMoveError, MovePlayed, Passed, Point
 
     url = BrokerUrl("127.0.0.1", port, "load")
     boards = []
@@ -160,6 +167,7 @@ def run_boards(port: int, games: list[list[str]], step: float, spread: float,
             delay = when - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
+            event: MovePlayed | Passed
             try:
                 event = game.play(Point.from_gtp(moves[k]))
             except IllegalMoveError:
@@ -173,37 +181,82 @@ def run_boards(port: int, games: list[list[str]], step: float, spread: float,
 # -- the viewers ---------------------------------------------------------------------------
 
 
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+"""Linux: each read of the socket carries the time its (last) data reached the kernel."""
+
+STAMP_SPACE = socket.CMSG_SPACE(16)
+
+
 class Tally:
     """What one process's viewers saw: per viewer, the last move number of each board; per
-    (board, move), when each viewer first had it; how often a number went backwards."""
+    (board, move), when each viewer's kernel first had it (``arrivals``) and when the viewer
+    read it (``readings``); how often a number went backwards."""
 
     def __init__(self, count: int) -> None:
         self.last: list[dict[bytes, int]] = [{} for _ in range(count)]
         self.arrivals: dict[tuple[bytes, int], array[float]] = {}
+        self.readings: dict[tuple[bytes, int], array[float]] = {}
         self.disorder = 0
         self.connected = 0
         self.dropped = 0
 
 
-class Viewer(asyncio.Protocol):
-    """One event-stream viewer: a GET, then the stream read as it comes."""
+class Viewer:
+    """One event-stream viewer on a socket of its own: a GET, then the stream read as it
+    comes (`readable`, called by the loop). One that parses asks the kernel when each read's
+    data arrived (SO_TIMESTAMPNS), so that its figures do not count the time this process
+    waited for a core; the others read into one scratch buffer and look at nothing."""
 
-    def __init__(self, index: int, request: bytes, tally: Tally, parse: bool) -> None:
+    scratch = bytearray(1 << 18)
+
+    def __init__(self, sock: socket.socket, index: int, tally: Tally, parse: bool) -> None:
+        self.sock = sock
         self.index = index
         self.parse = parse
-        self.request = request
         self.tally = tally
         self.last = tally.last[index]
         self.buf = b""
         self.head: bytes | None = b""
         self.inflate: Any = None
+        if parse:
+            sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.WriteTransport)
-        transport.write(self.request)
-
-    def data_received(self, data: bytes) -> None:
+    def readable(self) -> None:
+        if not self.parse:
+            try:
+                n = self.sock.recv_into(self.scratch)
+            except BlockingIOError:
+                return
+            except OSError:
+                n = 0
+            if n == 0:
+                self.gone()
+            elif self.head is not None:
+                self.head = None
+                self.tally.connected += 1
+            return
+        try:
+            data, ancillary, _, _ = self.sock.recvmsg(1 << 18, STAMP_SPACE)
+        except BlockingIOError:
+            return
+        except OSError:
+            data, ancillary = b"", []
+        if not data:
+            self.gone()
+            return
         now = time.time()
+        stamp = now
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                sec, nsec = struct.unpack("qq", payload[:16])
+                stamp = sec + nsec * 1e-9
+        self.take(data, stamp, now)
+
+    def gone(self) -> None:
+        asyncio.get_running_loop().remove_reader(self.sock.fileno())
+        self.tally.dropped += 1
+
+    def take(self, data: bytes, stamp: float, now: float) -> None:
         if self.head is not None:
             head = self.head + data
             start = head.find(b"\r\n\r\n")
@@ -214,8 +267,6 @@ class Viewer(asyncio.Protocol):
             if b"\ncontent-encoding: gzip" in head[:start].lower():
                 self.inflate = zlib.decompressobj(31)
             self.tally.connected += 1
-        if not self.parse:
-            return
         if self.inflate is not None:
             data = self.inflate.decompress(data)
         buf = self.buf + data if self.buf else data
@@ -224,7 +275,7 @@ class Viewer(asyncio.Protocol):
             self.buf = buf
             return
         self.buf = buf[end + 2:]
-        last, arrivals = self.last, self.tally.arrivals
+        last, arrivals, readings = self.last, self.tally.arrivals, self.tally.readings
         numbers = map(int, NUMBER.findall(buf, 0, end))
         for board, n in zip(BOARD.findall(buf, 0, end), numbers):
             before = last.get(board, -1)
@@ -235,10 +286,9 @@ class Viewer(asyncio.Protocol):
             times = arrivals.get((board, n))
             if times is None:
                 times = arrivals[(board, n)] = array("d")
-            times.append(now)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.tally.dropped += 1
+                readings[(board, n)] = array("d")
+            times.append(stamp)
+            readings[(board, n)].append(now)
 
 
 async def viewers(port: int, path: str, first: int, count: int, stop: Any,
@@ -249,17 +299,22 @@ async def viewers(port: int, path: str, first: int, count: int, stop: Any,
     accept = "Accept-Encoding: gzip, deflate\r\n" if gzip else ""
     request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
                f"Accept: text/event-stream\r\n{accept}\r\n").encode()
-    transports = []
+    socks = []
     for i in range(count):
         for _ in range(50):
+            sock = socket.socket()
+            sock.setblocking(False)
             try:
-                t, _ = await loop.create_connection(
-                    lambda: Viewer(i, request, tally, (first + i) % sample == 0),
-                    "127.0.0.1", port)
-                transports.append(t)
-                break
+                await loop.sock_connect(sock, ("127.0.0.1", port))
+                await loop.sock_sendall(sock, request)
             except OSError:
+                sock.close()
                 await asyncio.sleep(0.1)
+                continue
+            viewer = Viewer(sock, i, tally, (first + i) % sample == 0)
+            loop.add_reader(sock.fileno(), viewer.readable)
+            socks.append(sock)
+            break
         if i % 50 == 49:
             await asyncio.sleep(0.05)  # let the hall accept them
     while tally.connected < count and not stop.is_set():
@@ -269,12 +324,14 @@ async def viewers(port: int, path: str, first: int, count: int, stop: Any,
     while not stop.is_set():
         await asyncio.sleep(0.2)
     dropped = tally.dropped
-    for t in transports:
-        t.close()
+    for sock in socks:
+        loop.remove_reader(sock.fileno())
+        sock.close()
     last = [{b.decode(): n for b, n in per.items()} for i, per in enumerate(tally.last)
             if (first + i) % sample == 0]
     arrivals = {(b.decode(), n): times for (b, n), times in tally.arrivals.items()}
-    out.put((first, last, arrivals, tally.disorder, dropped))
+    readings = {(b.decode(), n): times for (b, n), times in tally.readings.items()}
+    out.put((first, last, arrivals, tally.disorder, dropped, readings))
 
 
 def viewer_process(port: int, path: str, first: int, count: int, stop: Any,
@@ -345,7 +402,7 @@ def run(args: argparse.Namespace, code: Path, restart: bool) -> dict[str, Any]:
         gen1 = sum(proc_stats(v.pid or 0)[0] for v in procs)
         own1, broker1 = own_cpu(), broker.cpu_now()
         stop.set()
-        parts = sorted(q.get(timeout=300) for _ in procs)
+        parts = sorted((q.get(timeout=300) for _ in procs), key=lambda part: part[0])
         for viewer in procs:
             viewer.join(30)
     finally:
@@ -358,15 +415,20 @@ def run(args: argparse.Namespace, code: Path, restart: bool) -> dict[str, Any]:
         final[b] = max(final.get(b, 0), n)
     last = [per for _, lasts, *_ in parts for per in lasts]
     arrivals: dict[tuple[str, int], list[float]] = {}
-    for _, _, arr, *_ in parts:
-        for key, times in arr.items():
+    readings: dict[tuple[str, int], list[float]] = {}
+    for part in parts:
+        for key, times in part[2].items():
             arrivals.setdefault(key, []).extend(times)
+        for key, times in part[5].items():
+            readings.setdefault(key, []).extend(times)
     delivered = sum(len(arrivals.get(key, ())) for key in published)
     lost = sum(1 for per in last for b, n in final.items() if per.get(b) != n)
     delivered_final = sum(len(arrivals.get((b, n), ())) for b, n in final.items())
     coalesced = (len(published) - len(final)) * len(last) - (delivered - delivered_final)
     delays = sorted(t - published[key] for key, times in arrivals.items() if key in published
                     for t in times)
+    read = sorted(t - published[key] for key, times in readings.items() if key in published
+                  for t in times)
     return {
         "code": code, "restart": restart, "step": step, "viewers": args.viewers,
         "boards": args.boards, "connected": connected, "published": len(published),
@@ -375,6 +437,8 @@ def run(args: argparse.Namespace, code: Path, restart: bool) -> dict[str, Any]:
         "dropped": sum(p[4] for p in parts),
         "median": statistics.median(delays) if delays else float("nan"),
         "p99": delays[int(0.99 * (len(delays) - 1))] if delays else float("nan"),
+        "read_median": statistics.median(read) if read else float("nan"),
+        "read_p99": read[int(0.99 * (len(read) - 1))] if read else float("nan"),
         "hall_cpu": cpu1 - cpu0, "gen_cpu": gen1 - gen0, "boards_cpu": own1 - own0,
         "broker_cpu": broker1 - broker0, "peak": peak, "wall": wall,
     }
@@ -393,7 +457,10 @@ def report(r: dict[str, Any]) -> None:
     print(f"  coalesced (intermediate) {r['coalesced']}")
     print(f"  out of order             {r['disorder']}")
     print(f"  streams dropped          {r['dropped']}")
-    print(f"  delay median / p99       {r['median'] * 1000:.0f} ms / {r['p99'] * 1000:.0f} ms")
+    print(f"  delay median / p99       {r['median'] * 1000:.0f} ms / {r['p99'] * 1000:.0f} ms"
+          "  (to the viewer's socket)")
+    print(f"  read median / p99        {r['read_median'] * 1000:.0f} ms / "
+          f"{r['read_p99'] * 1000:.0f} ms  (to the viewer's code, its own wait for a core in it)")
     print(f"  CPU over {r['wall']:.0f} s          hall {r['hall_cpu']:.1f} s; viewers "
           f"{r['gen_cpu']:.1f} s, boards {r['boards_cpu']:.1f} s, broker "
           f"{r['broker_cpu']:.1f} s")
@@ -402,13 +469,14 @@ def report(r: dict[str, Any]) -> None:
 
 def table(rows: list[dict[str, Any]]) -> None:
     print("\n| code | boards | viewers | move every | lost (final) | coalesced | out of order "
-          "| median | p99 | hall CPU | generator CPU |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| median | p99 | read median / p99 | hall CPU | generator CPU |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['code'].name}{' (restart)' if r['restart'] else ''} | {r['boards']} "
               f"| {r['viewers']} | {r['step']:.2f} s | {r['lost']} of {r['finals']} "
               f"| {r['coalesced']} | {r['disorder']} | {r['median'] * 1000:.0f} ms "
-              f"| {r['p99'] * 1000:.0f} ms | {r['hall_cpu']:.1f} s "
+              f"| {r['p99'] * 1000:.0f} ms | {r['read_median'] * 1000:.0f} / "
+              f"{r['read_p99'] * 1000:.0f} ms | {r['hall_cpu']:.1f} s "
               f"| {r['gen_cpu'] + r['boards_cpu']:.1f} s |")
 
 
@@ -420,7 +488,7 @@ def main() -> None:
     ap.add_argument("--speedup", type=float, default=4.0)
     ap.add_argument("--moves", type=int, default=20, help="moves per board")
     ap.add_argument("--restart", action="store_true", help="also a run with a broker restart")
-    ap.add_argument("--procs", type=int, default=2, help="processes the viewers run in")
+    ap.add_argument("--procs", type=int, default=4, help="processes the viewers run in")
     ap.add_argument("--sample", type=int, default=4, metavar="K",
                     help="every K-th viewer reads what it gets; the others take it unread")
     ap.add_argument("--plain", action="store_true",
