@@ -89,7 +89,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
         return demo_hall.run(args.folder or demo.cache_dir() / "hall", port=args.port,
                              broker_port=args.broker_port, pace=args.pace, moves=args.moves,
-                             linger=args.linger)
+                             linger=args.linger, films=args.films)
     return demo.run(args.folder)
 
 
@@ -151,11 +151,14 @@ def build_parser() -> argparse.ArgumentParser:
                    f"broker's port (default {LOCAL_PORT}, joined if a broker listens there; 0 "
                    "picks a free one)")
     p.add_argument("--pace", type=float, default=1.0, metavar="SECONDS",
-                   help="with --hall, seconds between a board's moves (default 1)")
+                   help="with --hall, seconds between a board's moves (default 1; "
+                   "with --films, the films' own)")
     p.add_argument("--moves", type=int, metavar="N", help="with --hall, play only the first "
                    "N moves of each game")
     p.add_argument("--linger", type=float, metavar="SECONDS", help="with --hall, stop this "
                    "long after the games end (default: keep the hall up until Ctrl-C)")
+    p.add_argument("--films", action="store_true", help="with --hall, film the three games "
+                   "as cameras would see them and record each board from its film")
     p.set_defaults(func=cmd_demo)
 
     # Subcommands defined in their own modules register here, one line each.

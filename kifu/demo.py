@@ -10,6 +10,7 @@ checked against the source game move for move.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import sys
@@ -17,7 +18,7 @@ import time
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from rules import Color, Game, preset
 
@@ -25,6 +26,9 @@ from .session import Command, Item, Session
 from .sgf import Record, load
 from .sinks import SgfWriter, TerminalAnnouncer
 from .tracker import Tracker
+
+if TYPE_CHECKING:
+    from vision.film import Take
 
 GAME = "lee-sedol-alphago-4.sgf"
 BUMP_AFTER = 97  # White's famous wedge is move 78; the camera is knocked a little later
@@ -42,16 +46,25 @@ def bundled_game() -> Record:
         return load(path)
 
 
-def film(record: Record, folder: Path, err: TextIO) -> Path:
-    """The film of ``record`` (rendered now unless an identical one is cached)."""
+def film(record: Record, folder: Path, err: TextIO, *, name: str = Path(GAME).stem,
+         take: Take | None = None, moves: int | None = None, tail: float = 0.0) -> Path:
+    """The film of ``record`` (its first ``moves`` moves, or all), as ``take`` says it is
+    shot (by default the demo's: 8 frames a second, the camera knocked after move
+    `BUMP_AFTER`), the board then still for ``tail`` more seconds; rendered now unless an
+    identical one is cached in ``folder`` (under ``name`` and a hash of what it shows)."""
     from vision.film import Film, Take, script, write_video
 
-    take = Take(fps=8.0, hold=1.0, bump_after=BUMP_AFTER, seed=4)
-    key = hashlib.sha1(repr((take, [m.gtp() for m in record.moves])).encode()).hexdigest()[:10]
-    path = folder / f"{Path(GAME).stem}-{key}.avi"
+    take = take or Take(fps=8.0, hold=1.0, bump_after=BUMP_AFTER, seed=4)
+    played = record.moves[:moves]
+    shown: tuple[object, ...] = (take, [m.gtp() for m in played]) + ((tail,) if tail else ())
+    key = hashlib.sha1(repr(shown).encode()).hexdigest()[:10]
+    path = folder / f"{name}-{key}.avi"
     if path.exists():
         return path
-    shots = script(record.moves, record.width, take)
+    shots = script(played, record.width, take)
+    last = shots[-1]
+    shots += [dataclasses.replace(last, time=last.time + k / take.fps)
+              for k in range(1, round(tail * take.fps) + 1)]
     camera = Film(record.width, take)
     folder.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".partial.avi")
@@ -60,7 +73,7 @@ def film(record: Record, folder: Path, err: TextIO) -> Path:
     def frames() -> Iterator[object]:
         for k, frame in enumerate(camera.frames(shots), start=1):
             if k % 100 == 0 or k == len(shots):
-                err.write(f"\r  filming the game (first run only): {k}/{len(shots)} frames")
+                err.write(f"\r  filming {name} (first run only): {k}/{len(shots)} frames")
                 err.flush()
             yield frame
 

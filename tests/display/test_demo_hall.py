@@ -84,3 +84,22 @@ def test_the_hall_demo_shows_three_boards_whose_moves_advance(
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_the_hall_demo_with_films_records_each_board_from_its_film(tmp_path: Path) -> None:
+    import io
+
+    from kifu import demo_hall
+
+    out = io.StringIO()
+    status = demo_hall.run(tmp_path, port=0, broker_port=0, moves=4, linger=0, films=True,
+                           out=out, err=io.StringIO())
+    text = out.getvalue()
+    assert status == 0, text
+    assert "three films, as cameras see them" in text
+    for n in (1, 2, 3):
+        assert re.search(rf"board {n}: 4 moves recorded in .*board{n}\.sgf .*equals the "
+                         "source game", text), text
+        published = int((tmp_path / f"board{n}.sgf.mqtt-seq").read_text())
+        assert published >= 4, "each move went to the broker as an event"
+    assert len(list(tmp_path.glob("board?-*.avi"))) == 3, "one film a board, kept"
