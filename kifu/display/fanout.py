@@ -49,7 +49,7 @@ TICK = 0.25
 BRISK = 0.02
 """Seconds between two frames to one viewer, at least: the pace of a hall at ease."""
 
-DUTY = 0.25
+DUTY = 0.1
 """The share of its time the server may spend writing frames: a round that took ``c``
 seconds is followed by the next ``c / DUTY`` seconds after it began, at the soonest."""
 
@@ -161,12 +161,16 @@ class Fanout:
         self.frame = frame
         self.tick = tick
         self.cost = 0.0
-        """Seconds a round of frames takes, as last measured (fast up, slowly down)."""
+        """Seconds a round of frames takes, as last measured (fast up, slowly down): its
+        wall time, and how late it began, which is how busy the server and its machine
+        are."""
         self.write_timeout = write_timeout
         self.heartbeat = heartbeat
         self.loop = asyncio.get_running_loop()
         self.viewers: set[_Viewer] = set()
         self._flush_at: asyncio.TimerHandle | None = None
+        self._due = 0.0
+        """When the round `_flush_at` holds was meant to begin (loop time)."""
         self._last_flush = float("-inf")
         self._sweep_at = self.loop.call_later(min(1.0, heartbeat), self._sweep)
         feed.listen(self._wake)
@@ -251,8 +255,11 @@ class Fanout:
             self.close()
             return
         if self._flush_at is None:
-            due = max(0.0, self._last_flush + pace(self.cost, self.tick) - self.loop.time())
-            self._flush_at = self.loop.call_later(due, self._flush)
+            self._round_in(self._last_flush + pace(self.cost, self.tick) - self.loop.time())
+
+    def _round_in(self, seconds: float) -> None:
+        self._due = self.loop.time() + max(0.0, seconds)
+        self._flush_at = self.loop.call_at(self._due, self._flush)
 
     def _encode(self, messages: Iterable[Message], only: str | None) -> bytes:
         return b"".join(self.frame(m) for m in coalesce(messages, only))
@@ -282,11 +289,11 @@ class Fanout:
                 viewer.transport.write(data)
                 viewer.wrote = now
                 wrote = True
-        if wrote:  # the wall time, the machine's load in it: a busy machine slows the pace
-            cost = time.perf_counter() - started
+        if wrote:  # a busy server or machine (a late round, a slow one) slows the pace
+            cost = time.perf_counter() - started + max(0.0, now - self._due)
             self.cost = max(cost, 0.75 * self.cost + 0.25 * cost)
         if behind:
-            self._flush_at = self.loop.call_later(pace(self.cost, self.tick), self._flush)
+            self._round_in(pace(self.cost, self.tick))
 
     def _ready(self, viewer: _Viewer, now: float) -> bool:
         """May ``viewer`` be written to now: its connection open and empty? Ends the ones
@@ -315,7 +322,7 @@ class Fanout:
                 viewer.transport.write(PING_DEFLATED if viewer.deflate else PING)
                 viewer.wrote = now
         if self._flush_at is None and any(v.seq < self.feed.seq for v in self.viewers):
-            self._flush_at = self.loop.call_later(0, self._flush)
+            self._round_in(0.0)
         self._sweep_at = self.loop.call_later(min(1.0, self.heartbeat), self._sweep)
 
 
