@@ -35,9 +35,12 @@ broker once in mid-game (the hall and boards reconnect; nothing may be lost).
 ``--code DIR`` (repeatable) runs the hall from another checkout of kifu, an older commit
 say, each in turn under the same load: a before-and-after in one run. Default: this one.
 
-Goals (issue 23): 0 lost, 0 out of order, p99 < 500 ms. For 200 boards (a move every 2 s:
-``--speedup 1``) and 1,000 viewers with this generator on the same 2 cores: 0 lost, median
-under 1 s, p99 under 2 s.
+Goals (issue 23): 0 lost, 0 out of order, p99 < 500 ms. Measured for 200 boards (a move
+every 2 s: ``--speedup 1``) and 1,000 gzip viewers, generator and hall on the same 2 cores
+with other work (load average 15-20): 0 lost, 0 out of order, to the socket median 150-200
+ms, p99 0.3-0.8 s; with the broker restarted, 0 lost, p99 2-3.5 s (the restart's gap).
+The figures swing with the machine's load: compare codes in one run (``--code``), each row
+in a process of its own.
 """
 
 from __future__ import annotations
