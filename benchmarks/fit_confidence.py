@@ -58,15 +58,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.vision_robustness import reference  # noqa: E402
+from benchmarks.vision_robustness import open_photo, reference  # noqa: E402
 from tests.vision.misreads import SPOILERS, scene  # noqa: E402
 from vision import BoardNotFound, Reading, read_board  # noqa: E402
 from vision.calibration import (  # noqa: E402
     BOARD_FEATURES, BOARD_RIDGE, POINT_FEATURES, POINT_RIDGE, Calibration, Logistic,
     board_evidence, fit_logistic, point_evidence)
-from vision.config import StoneConfig  # noqa: E402
+from vision.config import LOCATE, StoneConfig  # noqa: E402
 from vision.evaluate import corner_error_cells, source_of, to_array  # noqa: E402
-from vision.perturb import STANDARD, Board, Perturbation  # noqa: E402
+from vision.grid_score import BoardDoubts, trusted  # noqa: E402
+from vision.perturb import STANDARD, Perturbation  # noqa: E402
 from vision.stones import EMPTY, read_stones  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
@@ -99,6 +100,11 @@ class Record:
     right: np.ndarray | None = None
     counted: np.ndarray | None = None
     """Where ``right`` is known (n, n); None: everywhere it is given."""
+    fit_confidence: float = 0.0
+    """The grid's own confidence (`Reading.grid_confidence`), before the doubts lowered it
+    into ``grid_confidence``."""
+    doubts: BoardDoubts | None = None
+    """What spoke against the grid (`Reading.doubts`)."""
 
     def points(self) -> np.ndarray:
         """The point evidence (`vision.calibration.point_evidence`), rows as labels.ravel()."""
@@ -109,8 +115,9 @@ class Record:
         """The board evidence (`vision.calibration.board_evidence`)."""
         assert self.labels is not None and self.confidence is not None \
             and self.homography is not None
-        return board_evidence(self.labels, self.confidence, self.homography,
-                              self.grid_confidence, self.shape)
+        board = self.grid_confidence if self.doubts is None else \
+            trusted(self.fit_confidence, self.doubts, LOCATE)
+        return board_evidence(self.labels, self.confidence, self.homography, board, self.shape)
 
 
 def has_truth(row: dict[str, object]) -> bool:
@@ -142,8 +149,8 @@ def right_points(reading: Reading, truth: list[str], mirror: bool) -> np.ndarray
     if labels.shape != t.shape:
         return None
     views = [t, t[::-1]] if mirror else [t]
-    best = max((labels == np.rot90(v, k) for v in views for k in range(4)),
-               key=lambda m: int(m.sum()))
+    best: np.ndarray = max((labels == np.rot90(v, k) for v in views for k in range(4)),
+                           key=lambda m: int(m.sum()))
     return best
 
 
@@ -154,21 +161,20 @@ def _read(image: np.ndarray) -> Reading | None:
         return None
 
 
+def _timed(image: np.ndarray) -> tuple[Reading | None, float]:
+    """`_read`, and 0 ms: nothing here is timed."""
+    return _read(image), 0.0
+
+
 def photo_records(base: Path, index: int, row: dict[str, object],
                   perturbations: Sequence[Perturbation]) -> list[Record]:
     """``row``'s photo read raw, untouched and under each of ``perturbations``."""
-    image = cv2.imread(str(base / str(row["image"])), cv2.IMREAD_COLOR)
-    if image is None:
-        print(f"cannot read {row['image']}", file=sys.stderr)
+    photo = open_photo(base, row, _timed)
+    if photo is None:
         return []
-    untouched = _read(image)
+    untouched, plain = photo.reading, photo.corners
     truth, mirror = reference(row, untouched) if has_truth(row) else (None, False)
-    labels = row.get("grid_corners")
-    plain = np.asarray(labels, dtype=np.float64).reshape(4, 2) if labels else None
     size = row.get("size") or (len(truth) if truth else None)
-    extent = plain if plain is not None else (untouched.corners if untouched else None)
-    guess = size or (untouched.size if untouched else 19)
-    board = None if extent is None else Board(extent, int(str(guess)))
 
     def record(name: str, reading: Reading | None, shape: tuple[int, ...],
                corners: np.ndarray | None) -> Record:
@@ -188,12 +194,13 @@ def photo_records(base: Path, index: int, row: dict[str, object],
         return Record(index, str(row["image"]), src, name, True,
                       all(verdicts) if verdicts else None, to_array(reading.rows()),
                       np.asarray(reading.confidence).reshape(n, n)[::-1].copy(),
-                      reading.homography, reading.board_confidence, tuple(shape), right)
+                      reading.homography, reading.board_confidence, tuple(shape), right,
+                      fit_confidence=reading.grid_confidence, doubts=reading.doubts)
 
-    out = [record(UNTOUCHED, untouched, image.shape, plain)]
+    out = [record(UNTOUCHED, untouched, photo.image.shape, plain)]
     for p in perturbations:
         try:
-            spoiled = p.apply(image, board)
+            spoiled = p.apply(photo.image, photo.extent)
         except ValueError:  # a crop with no board's extent to go by
             continue
         moved = None if plain is None else spoiled.points(plain)

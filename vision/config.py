@@ -231,6 +231,14 @@ class LocateConfig:
     `vision.grid_candidates._comb_fit`."""
     cells_reach: tuple[float, float] = (0.15, 1.15)
     """The same around the net's cells (stones on the edge hide the outermost ones)."""
+    doubt_weights: tuple[float, float] = (2.0, 0.5)
+    """How much each of a grid's `vision.grid_score.BoardDoubts` (runs past, margin) lowers
+    the board confidence `read_board` reports (`vision.grid_score.trusted`); neither
+    decides which grid is found. On 252 right boards found in the dev photos (untouched and
+    perturbed) and 140 wrong placements of 20 of them (shifted a line each way, 9x9 and
+    13x13 patches of a 19x19), the grids' own confidence put 79 wrong placements at 0.2 or
+    more; (1, 0) left 3, (2, 0) and (2, 0.5) 1, (1, 1) none but put 3 more right boards
+    under 0.2 (a dark colour cast makes the margin unlike the board's inside)."""
 
 
 @dataclasses.dataclass(frozen=True)
