@@ -111,13 +111,21 @@ class Record:
         assert self.labels is not None and self.confidence is not None
         return point_evidence(self.labels, self.confidence)
 
-    def board(self) -> np.ndarray:
-        """The board evidence (`vision.calibration.board_evidence`)."""
+    def board_confidence(self, doubted: bool = True) -> float:
+        """The raw board confidence: as `read_board` reports it (the grid's own, `trusted`
+        for its doubts with the current weights), or without ``doubted`` the grid's own
+        (what `read_board` reported before the doubts were weighed)."""
+        if self.doubts is None:
+            return self.grid_confidence
+        return trusted(self.fit_confidence, self.doubts, LOCATE) if doubted \
+            else self.fit_confidence
+
+    def board(self, doubted: bool = True) -> np.ndarray:
+        """The board evidence (`vision.calibration.board_evidence`) of `board_confidence`."""
         assert self.labels is not None and self.confidence is not None \
             and self.homography is not None
-        board = self.grid_confidence if self.doubts is None else \
-            trusted(self.fit_confidence, self.doubts, LOCATE)
-        return board_evidence(self.labels, self.confidence, self.homography, board, self.shape)
+        return board_evidence(self.labels, self.confidence, self.homography,
+                              self.board_confidence(doubted), self.shape)
 
 
 def has_truth(row: dict[str, object]) -> bool:
@@ -297,19 +305,21 @@ def point_data(records: Sequence[Record]) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys).astype(bool)
 
 
-def board_data(records: Sequence[Record]) -> tuple[np.ndarray, np.ndarray]:
-    """The board evidence and rightness of every board found whose rightness is known."""
+def board_data(records: Sequence[Record], doubted: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """The board evidence (`Record.board`) and rightness of every board found whose
+    rightness is known."""
     known = [r for r in records if r.found and r.board_right is not None]
     if not known:
         return np.zeros((0, len(BOARD_FEATURES))), np.zeros(0, bool)
-    return (np.stack([r.board() for r in known]),
+    return (np.stack([r.board(doubted) for r in known]),
             np.array([bool(r.board_right) for r in known]))
 
 
-def fit(records: Sequence[Record]) -> Calibration:
-    """The calibration fitted to ``records``."""
+def fit(records: Sequence[Record], doubted: bool = True) -> Calibration:
+    """The calibration fitted to ``records`` (the board's confidence ``doubted`` or not, as
+    `Record.board_confidence`)."""
     xp, yp = point_data(records)
-    xb, yb = board_data(records)
+    xb, yb = board_data(records, doubted)
     return Calibration(point=fit_logistic(xp, yp, POINT_FEATURES, POINT_RIDGE),
                        board=fit_logistic(xb, yb, BOARD_FEATURES, BOARD_RIDGE))
 

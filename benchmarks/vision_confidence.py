@@ -191,41 +191,59 @@ SEP_HEADER = f"{'warned':>11} {'sure bad':>8} {'sure':>7} {'AUC':>6}"
 
 
 def held_out(records: Sequence[Record], split: Callable[[Record], str]) -> tuple[
-        dict[str, tuple[Calibration, list[Record]]], list[str]]:
-    """Per value of ``split`` over ``records``: a calibration fitted on the records with
-    another value, and the records with that one (left out of its fit)."""
+        dict[str, tuple[Calibration, Calibration, list[Record]]], list[str]]:
+    """Per value of ``split`` over ``records``: calibrations fitted on the records with
+    another value, of the board confidence without and with its doubts
+    (`Record.board_confidence`), and the records with that one (left out of their fit)."""
     keys = sorted({split(r) for r in records})
     out = {}
     for key in keys:
         test = [r for r in records if split(r) == key]
-        out[key] = (fit([r for r in records if split(r) != key]), test)
+        rest = [r for r in records if split(r) != key]
+        out[key] = (fit(rest, doubted=False), fit(rest), test)
     return out, keys
 
 
-def predictions(cal: Calibration | None, records: Sequence[Record]) -> tuple[
-        np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+Scores = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def predictions(cal: Calibration | None, records: Sequence[Record],
+                doubted: bool = True) -> Scores:
     """Point scores and rightness, board scores and rightness of ``records`` under ``cal``
-    (None: the raw confidences)."""
+    (None: the raw confidences), the board confidence ``doubted`` or not
+    (`Record.board_confidence`)."""
     xp, yp = point_data(records)
-    xb, yb = board_data(records)
+    xb, yb = board_data(records, doubted)
     if cal is None:  # the raw confidence, from its log-odds (clipped to [0.001, 0.999])
         ps = 1.0 / (1.0 + np.exp(-xp[:, POINT_FEATURES.index("raw")]))
-        bs = np.array([r.grid_confidence for r in records
+        bs = np.array([r.board_confidence(doubted) for r in records
                        if r.found and r.board_right is not None])
         return ps, yp, bs, yb
     return cal.point(xp), yp, cal.board(xb), yb
 
 
-def separation_rows(name: str, cal: Calibration, records: Sequence[Record]) -> list[str]:
-    """Two table rows for ``records``: the raw confidences, and calibrated by ``cal``."""
+KINDS = ("raw", "raw+doubts", "calibrated", "cal.+doubts")
+"""The four rows per set: the raw confidences, the board's own grid confidence or lowered
+by its doubts (what `read_board` reports now), and each calibrated."""
+
+
+def kind_rows(name: str, scores: Sequence[Scores]) -> list[str]:
+    """A table row per `KINDS` for ``scores`` in that order: points and boards separated
+    (raw boards sure at `min_confidence`, calibrated ones at `SURE`)."""
     out = []
-    for label, c in (("raw", None), ("calibrated", cal)):
-        ps, yp, bs, yb = predictions(c, records)
-        board_at = LOCATE.min_confidence if c is None else SURE
-        out.append(f"{name:<22} {label:<10} {len(yp):>7} "
+    for label, (ps, yp, bs, yb) in zip(KINDS, scores):
+        board_at = LOCATE.min_confidence if label.startswith("raw") else SURE
+        out.append(f"{name:<22} {label:<11} {len(yp):>7} "
                    f"{Separation(ps, yp, SURE).cells()}  {len(yb):>5} "
                    f"{Separation(bs, yb, board_at).cells()}")
     return out
+
+
+def all_kinds(plain: Calibration, doubted: Calibration, records: Sequence[Record]) -> list[Scores]:
+    """The `KINDS` of scores of ``records``: raw and calibrated (by ``plain`` and
+    ``doubted``), the board confidence without and with its doubts."""
+    return [predictions(None, records, False), predictions(None, records),
+            predictions(plain, records, False), predictions(doubted, records)]
 
 
 def reliability(score: np.ndarray, right: np.ndarray) -> list[str]:
@@ -241,51 +259,48 @@ def reliability(score: np.ndarray, right: np.ndarray) -> list[str]:
 
 
 def calibration_report(records: Sequence[Record]) -> list[str]:
-    """The separation tables before and after calibration: fitted on all (in sample), each
-    source predicted by a fit without it (and all of those pooled), each group of
-    perturbations predicted by a fit without it, and reliability tables of the pooled
-    leave-one-source-out predictions."""
+    """The separation tables before and after calibration, the board confidence without
+    and with its doubts: fitted on all (in sample), each source predicted by a fit without
+    it (and all of those pooled), each group of perturbations predicted by a fit without
+    it, and reliability tables of the pooled leave-one-source-out predictions."""
     sep = (f"points: wrong points under {SURE} (warned) of all wrong, share of the points at "
            f"{SURE} or more that is wrong, points sure, AUC; boards the same, a board wrong "
            "when found at the wrong size, >= 0.5 cell off its labelled corners or < 99% of "
-           f"its points right, sure at the raw grid confidence >= {LOCATE.min_confidence} "
-           f"(found) and at calibrated >= {SURE}")
-    head = f"{'held out':<22} {'':<10} {'points':>7} {SEP_HEADER}  {'boards':>5} {SEP_HEADER}"
+           f"its points right, sure at the raw board confidence >= {LOCATE.min_confidence} "
+           f"and at calibrated >= {SURE}; 'raw' is the grid's own confidence, "
+           "'raw+doubts' it lowered by its doubts (what read_board reports)")
+    head = f"{'held out':<22} {'':<11} {'points':>7} {SEP_HEADER}  {'boards':>5} {SEP_HEADER}"
     out = [sep, "", head]
-    out += separation_rows("none (in sample)", fit(records), records)
+    out += kind_rows("none (in sample)", all_kinds(fit(records, False), fit(records), records))
     by_source, sources = held_out(records, lambda r: r.source)
-    pooled: list[tuple[np.ndarray, ...]] = []
+    pooled: list[list[Scores]] = []
     for key in sources:
-        cal, test = by_source[key]
-        out += separation_rows(key[:22], cal, test)
-        pooled.append(predictions(cal, test) + predictions(None, test))
-    cal_p = [np.concatenate([p[i] for p in pooled]) for i in range(8)]
-    out.append("")
-    out.append("each source predicted by a fit without it, pooled:")
-    out.append(head)
-    for label, (ps, yp, bs, yb) in (("raw", cal_p[4:]), ("calibrated", cal_p[:4])):
-        board_at = LOCATE.min_confidence if label == "raw" else SURE
-        out.append(f"{'all sources':<22} {label:<10} {len(yp):>7} "
-                   f"{Separation(ps, yp, SURE).cells()}  {len(yb):>5} "
-                   f"{Separation(bs, yb, board_at).cells()}")
-    out.append("the same, calibrated, sure only at a stricter threshold (points and boards):")
+        plain, doubted, test = by_source[key]
+        pooled.append(all_kinds(plain, doubted, test))
+        out += kind_rows(key[:22], pooled[-1])
+    kinds: list[Scores] = []
+    for k in range(len(KINDS)):
+        ps, yp, bs, yb = (np.concatenate([p[k][i] for p in pooled]) for i in range(4))
+        kinds.append((ps, yp, bs, yb))
+    out += ["", "each source predicted by a fit without it, pooled:", head]
+    out += kind_rows("all sources", kinds)
+    ps, yp, bs, yb = kinds[3]
+    out.append("the same, calibrated with doubts, sure only at a stricter threshold:")
     for at in (0.9, 0.99):
-        out.append(f"{'all sources':<22} {f'>= {at}':<10} {len(cal_p[1]):>7} "
-                   f"{Separation(cal_p[0], cal_p[1], at).cells()}  {len(cal_p[3]):>5} "
-                   f"{Separation(cal_p[2], cal_p[3], at).cells()}")
+        out.append(f"{'all sources':<22} {f'>= {at}':<11} {len(yp):>7} "
+                   f"{Separation(ps, yp, at).cells()}  {len(yb):>5} "
+                   f"{Separation(bs, yb, at).cells()}")
     out += ["", "each group of perturbations predicted by a fit without it:", head]
     by_group, groups = held_out(records, lambda r: group_of(r.perturbation))
     for key in groups:
-        cal, test = by_group[key]
-        out += separation_rows(key, cal, test)
-    out += ["", "reliability of the points, leave one source out, raw:"]
-    out += reliability(cal_p[4], cal_p[5])
-    out += ["", "calibrated:"]
-    out += reliability(cal_p[0], cal_p[1])
-    out += ["", "reliability of the boards found, leave one source out, raw:"]
-    out += reliability(cal_p[6], cal_p[7])
-    out += ["", "calibrated:"]
-    out += reliability(cal_p[2], cal_p[3])
+        plain, doubted, test = by_group[key]
+        out += kind_rows(key, all_kinds(plain, doubted, test))
+    for what, i in (("points", 0), ("boards found", 2)):
+        for label, k in zip(KINDS, kinds):
+            if what == "points" and "doubts" in label:
+                continue  # the doubts weigh boards only
+            out += ["", f"reliability of the {what}, leave one source out, {label}:"]
+            out += reliability(k[i], k[i + 1])
     return out
 
 
