@@ -4,6 +4,7 @@ confidence >= 0.6 should be right, and a right point should rarely be read with 
     .venv/bin/python benchmarks/vision_confidence.py [--seeds N] [--size 19] [--skip-photos]
     .venv/bin/python benchmarks/vision_confidence.py --calibration [--records FILE]
         [--photo-stride K] [--perturb-stride K]
+    .venv/bin/python benchmarks/vision_confidence.py --placements K
 
 Two tables, one row per kind of picture:
 
@@ -32,7 +33,17 @@ chance a right point scores above a wrong one). For boards found the same, a boa
 wrong when read at the wrong size, half a cell or more off its labelled corners, or with
 under 99% of its points right; sure at the raw grid confidence >= `min_confidence` (every
 board found) before, at calibrated >= 0.6 after. Then reliability tables (per band of
-confidence, the share right) of the pooled leave-one-source-out predictions.
+confidence, the share right) of the pooled leave-one-source-out predictions. Each set has
+four rows: "raw" (the board's confidence the grid's own, as `read_board` reported it
+before the doubts were weighed), "raw+doubts" (lowered by its doubts,
+`vision.grid_score.trusted`: what it reports now), and each calibrated.
+
+``--placements K`` prints instead how the raw board confidence tells each right grid found
+(every K-th photo `fit_confidence.py` reads, untouched) from the grids it is most easily
+mistaken for (`vision.grid_score.mistaken_placements`: a line off each way, patches of a
+smaller size): per kind, how many are at or above `min_confidence`, and the AUC of right
+against them, before and after the doubts. The dev photos' found-but-wrong boards are too
+few (and mostly a point misread on a 9x9) to judge the board confidence by alone.
 """
 
 from __future__ import annotations
@@ -51,12 +62,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.fit_confidence import (  # noqa: E402
-    Record, board_data, fit, load_or_collect, manifest_rows, point_data, right_points)
+    Record, board_data, fit, load_or_collect, manifest_rows, photo_records, point_data,
+    right_points)
 from benchmarks.vision_robustness import reference  # noqa: E402
 from tests.vision.misreads import SPOILERS, scene  # noqa: E402
 from vision import BoardNotFound, read_board  # noqa: E402
 from vision.calibration import POINT_FEATURES, SURE, Calibration  # noqa: E402
-from vision.config import LOCATE  # noqa: E402
+from vision.config import LOCATE, VISION  # noqa: E402
+from vision.grid import GridFit  # noqa: E402
+from vision.grid_score import confidence, mistaken_placements, placed_confidence  # noqa: E402
+from vision.locate import to_gray, working_image  # noqa: E402
 from vision.stones import EMPTY, read_stones  # noqa: E402
 
 MANIFEST = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
@@ -296,11 +311,57 @@ def calibration_report(records: Sequence[Record]) -> list[str]:
         plain, doubted, test = by_group[key]
         out += kind_rows(key, all_kinds(plain, doubted, test))
     for what, i in (("points", 0), ("boards found", 2)):
-        for label, k in zip(KINDS, kinds):
+        for label, scores in zip(KINDS, kinds):
             if what == "points" and "doubts" in label:
                 continue  # the doubts weigh boards only
             out += ["", f"reliability of the {what}, leave one source out, {label}:"]
-            out += reliability(k[i], k[i + 1])
+            out += reliability(scores[i], scores[i + 1])
+    return out
+
+
+def placement_report(stride: int) -> list[str]:
+    """How the board confidence tells a right grid from the grids it is most easily mistaken
+    for (`vision.grid_score.mistaken_placements`), on every ``stride``-th dev photo
+    (`manifest_rows` with stride 4) whose untouched board is found and right, before (the
+    grid's own confidence, `confidence`) and after (lowered by its doubts,
+    `placed_confidence`; for the right grid, what `read_board` reports)."""
+    cfg = LOCATE
+    rows = manifest_rows(MANIFEST, 4)[::stride]
+    right: list[tuple[float, float]] = []
+    wrong: dict[str, list[tuple[float, float]]] = {}
+    for index, row in rows:
+        found = photo_records(MANIFEST.parent, index, row, [])
+        image = cv2.imread(str(MANIFEST.parent / str(row["image"])), cv2.IMREAD_COLOR)
+        if not found or not found[0].board_right or image is None:
+            continue
+        r = found[0]
+        assert r.homography is not None and r.labels is not None
+        right.append((r.board_confidence(False), r.board_confidence()))
+        small, to_full = working_image(to_gray(image), cfg)
+        fit = GridFit(np.linalg.inv(to_full) @ r.homography, r.labels.shape[0], 0.0)
+        for name, placed in mistaken_placements(fit, VISION.sizes).items():
+            kind = name.split(" (")[0].split(",")[0]
+            wrong.setdefault(kind, []).append((confidence(small, placed, cfg),
+                                               placed_confidence(small, placed, cfg)))
+    at = cfg.min_confidence
+    out = [f"{len(right)} right boards (every {stride}th photo fit_confidence.py reads, "
+           "untouched); "
+           f"counted at or above the raw threshold {at}, and the AUC of right against each "
+           "kind of wrong placement, before (the grid's own confidence) and after (lowered "
+           "by its doubts)",
+           f"{'placement':<18} {'grids':>6} {'>= ' + str(at) + ' before':>14} "
+           f"{'after':>6} {'AUC before':>11} {'after':>6}"]
+    r_before, r_after = (np.array([p[k] for p in right]) for k in (0, 1))
+    out.append(f"{'right':<18} {len(right):>6} {int((r_before >= at).sum()):>14} "
+               f"{int((r_after >= at).sum()):>6}")
+    every: list[tuple[float, float]] = []
+    for kind, scores in [*wrong.items(), ("all wrong", every)]:
+        every += scores if kind != "all wrong" else []
+        b, a = (np.array([p[k] for p in scores]) for k in (0, 1))
+        ok = np.r_[np.ones(len(right), bool), np.zeros(len(scores), bool)]
+        out.append(f"{kind:<18} {len(scores):>6} {int((b >= at).sum()):>14} "
+                   f"{int((a >= at).sum()):>6} {auc(np.r_[r_before, b], ok):11.3f} "
+                   f"{auc(np.r_[r_after, a], ok):6.3f}")
     return out
 
 
@@ -316,8 +377,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photo-stride", type=int, default=4, help="as fit_confidence.py's")
     ap.add_argument("--perturb-stride", type=int, default=6, help="as fit_confidence.py's")
     ap.add_argument("--scenes", type=int, default=6, help="as fit_confidence.py's")
+    ap.add_argument("--placements", type=int, metavar="K", help="instead, the board "
+                    "confidence of the right grids against the grids they are most easily "
+                    "mistaken for, on every K-th photo fit_confidence.py reads")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.placements:
+        if not MANIFEST.is_file():
+            print(f"no manifest at {MANIFEST}", file=sys.stderr)
+            return 1
+        for line in placement_report(args.placements):
+            print(line, flush=True)
+        return 0
     if args.calibration:
         if not MANIFEST.is_file():
             print(f"no manifest at {MANIFEST}", file=sys.stderr)

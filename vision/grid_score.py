@@ -241,3 +241,18 @@ def placed_confidence(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> floa
     ``gray`` (the working image) by the lines alone: its `confidence`, `trusted` for its
     `board_doubts`."""
     return trusted(confidence(gray, fit, cfg), board_doubts(gray, fit, cfg), cfg)
+
+
+def mistaken_placements(fit: GridFit, sizes: tuple[int, ...]) -> dict[str, GridFit]:
+    """The grids a board's grid ``fit`` is most easily mistaken for, by name: the same
+    lattice a line off each way, and each smaller size of ``sizes`` in two opposite corners
+    of it and in its middle (a patch of a bigger board)."""
+    h, n = fit.homography, fit.size
+    out = {f"a line off ({di:+d}, {dj:+d})": GridFit(grid.shifted(h, di, dj), n, 0.0)
+           for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    for m in sizes:
+        if m < n:
+            for where, at in (("top left", 0), ("middle", (n - m) // 2),
+                              ("bottom right", n - m)):
+                out[f"{m}x{m} patch, {where}"] = GridFit(grid.shifted(h, at, at), m, 0.0)
+    return out

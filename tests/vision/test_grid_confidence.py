@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision import grid, read_board
+from vision import read_board
 from vision.config import LOCATE
 from vision.evaluate import corner_error_cells
 from vision.grid import GridFit
-from vision.grid_score import confidence, lattice_score, placed_confidence, runs_on, trusted
+from vision.grid_score import (
+    confidence, lattice_score, mistaken_placements, placed_confidence, runs_on, trusted)
 from vision.locate import locate, to_gray
 from vision.synth import Scene, random_position, render
 
@@ -77,15 +78,6 @@ def test_a_lattice_of_every_other_line_running_past_the_board_is_not_its_grid() 
 THRESHOLD = LOCATE.min_confidence
 
 
-def _placements(whole: GridFit) -> dict[str, GridFit]:
-    """Wrong placements of a 19x19 grid: a line off each way, 13x13 patches in two corners."""
-    out = {f"shifted ({di:+d}, {dj:+d})": GridFit(grid.shifted(whole.homography, di, dj), 19, 0.0)
-           for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1))}
-    out["13x13 patch, top left"] = _patch(whole, 0, 13)
-    out["13x13 patch, bottom right"] = _patch(whole, 6, 13)
-    return out
-
-
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_grid_a_line_off_or_a_patch_of_the_board_is_not_trusted(seed: int) -> None:
     #   + - - - - - - - - +          the right grid: its lines stop at its outer lines and
@@ -97,7 +89,7 @@ def test_a_grid_a_line_off_or_a_patch_of_the_board_is_not_trusted(seed: int) -> 
     gray = to_gray(shot.image)
     whole = GridFit(shot.homography, 19, 0.0)
     assert placed_confidence(gray, whole, LOCATE) >= THRESHOLD
-    for name, wrong in _placements(whole).items():
+    for name, wrong in mistaken_placements(whole, (9, 13)).items():
         assert placed_confidence(gray, wrong, LOCATE) < THRESHOLD, name
 
 
