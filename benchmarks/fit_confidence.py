@@ -30,6 +30,11 @@ them; ``--write`` writes that module whole. The constants live in a module of th
 that a refit touches no hand-written file and merges with nothing; a Python module rather
 than JSON, so the value is typed, checked by mypy and needs no package data.
 
+Each board's record keeps the grid's own confidence and its doubts
+(`vision.grid_score.board_doubts`) apart, so the board confidence is recomputed with the
+current `LocateConfig.doubt_weights` (`Record.board_confidence`), and
+`vision_confidence.py --calibration` shows it with the doubts and without.
+
 ``--records FILE`` keeps what was read (a pickle) and reuses it when it exists: the fit and
 `vision_confidence.py --calibration` then take seconds. Delete it after any change to the
 reader (the records hold its raw figures), then refit: ``--records NEW --write``.

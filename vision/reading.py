@@ -28,8 +28,8 @@ class Reading:
     top-left, top-right, bottom-right, bottom-left on screen. ``homography``: lattice
     (column i from the left, row j from the top) to image pixels. ``board_confidence``: how
     sure the grid is the board's, in [0, 1]: the grid's own confidence lowered by what
-    speaks against it (`vision.grid_score.trusted`). ``timings``: milliseconds per stage. Both confidences are
-    the reader's raw figures unless the stone config names a calibration
+    speaks against it (`vision.grid_score.trusted`). ``timings``: milliseconds per stage.
+    Both confidences are the reader's raw figures unless the stone config names a calibration
     (`StoneConfig.calibration`), which turns them into probabilities of being right.
     """
 
