@@ -30,6 +30,11 @@ them; ``--write`` writes that module whole. The constants live in a module of th
 that a refit touches no hand-written file and merges with nothing; a Python module rather
 than JSON, so the value is typed, checked by mypy and needs no package data.
 
+Each board's record keeps the grid's own confidence and its doubts
+(`vision.grid_score.board_doubts`) apart, so the board confidence is recomputed with the
+current `LocateConfig.doubt_weights` (`Record.board_confidence`), and
+`vision_confidence.py --calibration` shows it with the doubts and without.
+
 ``--records FILE`` keeps what was read (a pickle) and reuses it when it exists: the fit and
 `vision_confidence.py --calibration` then take seconds. Delete it after any change to the
 reader (the records hold its raw figures), then refit: ``--records NEW --write``.
@@ -58,15 +63,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.vision_robustness import reference  # noqa: E402
+from benchmarks.vision_robustness import open_photo, reference  # noqa: E402
 from tests.vision.misreads import SPOILERS, scene  # noqa: E402
 from vision import BoardNotFound, Reading, read_board  # noqa: E402
 from vision.calibration import (  # noqa: E402
     BOARD_FEATURES, BOARD_RIDGE, POINT_FEATURES, POINT_RIDGE, Calibration, Logistic,
     board_evidence, fit_logistic, point_evidence)
-from vision.config import StoneConfig  # noqa: E402
+from vision.config import LOCATE, StoneConfig  # noqa: E402
 from vision.evaluate import corner_error_cells, source_of, to_array  # noqa: E402
-from vision.perturb import STANDARD, Board, Perturbation  # noqa: E402
+from vision.grid_score import BoardDoubts, trusted  # noqa: E402
+from vision.perturb import STANDARD, Perturbation  # noqa: E402
 from vision.stones import EMPTY, read_stones  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
@@ -99,18 +105,32 @@ class Record:
     right: np.ndarray | None = None
     counted: np.ndarray | None = None
     """Where ``right`` is known (n, n); None: everywhere it is given."""
+    fit_confidence: float = 0.0
+    """The grid's own confidence (`Reading.grid_confidence`), before the doubts lowered it
+    into ``grid_confidence``."""
+    doubts: BoardDoubts | None = None
+    """What spoke against the grid (`Reading.doubts`)."""
 
     def points(self) -> np.ndarray:
         """The point evidence (`vision.calibration.point_evidence`), rows as labels.ravel()."""
         assert self.labels is not None and self.confidence is not None
         return point_evidence(self.labels, self.confidence)
 
-    def board(self) -> np.ndarray:
-        """The board evidence (`vision.calibration.board_evidence`)."""
+    def board_confidence(self, doubted: bool = True) -> float:
+        """The raw board confidence: as `read_board` reports it (the grid's own, `trusted`
+        for its doubts with the current weights), or without ``doubted`` the grid's own
+        (what `read_board` reported before the doubts were weighed)."""
+        if self.doubts is None:
+            return self.grid_confidence
+        return trusted(self.fit_confidence, self.doubts, LOCATE) if doubted \
+            else self.fit_confidence
+
+    def board(self, doubted: bool = True) -> np.ndarray:
+        """The board evidence (`vision.calibration.board_evidence`) of `board_confidence`."""
         assert self.labels is not None and self.confidence is not None \
             and self.homography is not None
         return board_evidence(self.labels, self.confidence, self.homography,
-                              self.grid_confidence, self.shape)
+                              self.board_confidence(doubted), self.shape)
 
 
 def has_truth(row: dict[str, object]) -> bool:
@@ -142,8 +162,8 @@ def right_points(reading: Reading, truth: list[str], mirror: bool) -> np.ndarray
     if labels.shape != t.shape:
         return None
     views = [t, t[::-1]] if mirror else [t]
-    best = max((labels == np.rot90(v, k) for v in views for k in range(4)),
-               key=lambda m: int(m.sum()))
+    best: np.ndarray = max((labels == np.rot90(v, k) for v in views for k in range(4)),
+                           key=lambda m: int(m.sum()))
     return best
 
 
@@ -154,21 +174,20 @@ def _read(image: np.ndarray) -> Reading | None:
         return None
 
 
+def _timed(image: np.ndarray) -> tuple[Reading | None, float]:
+    """`_read`, and 0 ms: nothing here is timed."""
+    return _read(image), 0.0
+
+
 def photo_records(base: Path, index: int, row: dict[str, object],
                   perturbations: Sequence[Perturbation]) -> list[Record]:
     """``row``'s photo read raw, untouched and under each of ``perturbations``."""
-    image = cv2.imread(str(base / str(row["image"])), cv2.IMREAD_COLOR)
-    if image is None:
-        print(f"cannot read {row['image']}", file=sys.stderr)
+    photo = open_photo(base, row, _timed)
+    if photo is None:
         return []
-    untouched = _read(image)
+    untouched, plain = photo.reading, photo.corners
     truth, mirror = reference(row, untouched) if has_truth(row) else (None, False)
-    labels = row.get("grid_corners")
-    plain = np.asarray(labels, dtype=np.float64).reshape(4, 2) if labels else None
     size = row.get("size") or (len(truth) if truth else None)
-    extent = plain if plain is not None else (untouched.corners if untouched else None)
-    guess = size or (untouched.size if untouched else 19)
-    board = None if extent is None else Board(extent, int(str(guess)))
 
     def record(name: str, reading: Reading | None, shape: tuple[int, ...],
                corners: np.ndarray | None) -> Record:
@@ -188,12 +207,13 @@ def photo_records(base: Path, index: int, row: dict[str, object],
         return Record(index, str(row["image"]), src, name, True,
                       all(verdicts) if verdicts else None, to_array(reading.rows()),
                       np.asarray(reading.confidence).reshape(n, n)[::-1].copy(),
-                      reading.homography, reading.board_confidence, tuple(shape), right)
+                      reading.homography, reading.board_confidence, tuple(shape), right,
+                      fit_confidence=reading.grid_confidence, doubts=reading.doubts)
 
-    out = [record(UNTOUCHED, untouched, image.shape, plain)]
+    out = [record(UNTOUCHED, untouched, photo.image.shape, plain)]
     for p in perturbations:
         try:
-            spoiled = p.apply(image, board)
+            spoiled = p.apply(photo.image, photo.extent)
         except ValueError:  # a crop with no board's extent to go by
             continue
         moved = None if plain is None else spoiled.points(plain)
@@ -290,19 +310,21 @@ def point_data(records: Sequence[Record]) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys).astype(bool)
 
 
-def board_data(records: Sequence[Record]) -> tuple[np.ndarray, np.ndarray]:
-    """The board evidence and rightness of every board found whose rightness is known."""
+def board_data(records: Sequence[Record], doubted: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """The board evidence (`Record.board`) and rightness of every board found whose
+    rightness is known."""
     known = [r for r in records if r.found and r.board_right is not None]
     if not known:
         return np.zeros((0, len(BOARD_FEATURES))), np.zeros(0, bool)
-    return (np.stack([r.board() for r in known]),
+    return (np.stack([r.board(doubted) for r in known]),
             np.array([bool(r.board_right) for r in known]))
 
 
-def fit(records: Sequence[Record]) -> Calibration:
-    """The calibration fitted to ``records``."""
+def fit(records: Sequence[Record], doubted: bool = True) -> Calibration:
+    """The calibration fitted to ``records`` (the board's confidence ``doubted`` or not, as
+    `Record.board_confidence`)."""
     xp, yp = point_data(records)
-    xb, yb = board_data(records)
+    xb, yb = board_data(records, doubted)
     return Calibration(point=fit_logistic(xp, yp, POINT_FEATURES, POINT_RIDGE),
                        board=fit_logistic(xb, yb, BOARD_FEATURES, BOARD_RIDGE))
 

@@ -4,6 +4,7 @@ confidence >= 0.6 should be right, and a right point should rarely be read with 
     .venv/bin/python benchmarks/vision_confidence.py [--seeds N] [--size 19] [--skip-photos]
     .venv/bin/python benchmarks/vision_confidence.py --calibration [--records FILE]
         [--photo-stride K] [--perturb-stride K]
+    .venv/bin/python benchmarks/vision_confidence.py --placements K
 
 Two tables, one row per kind of picture:
 
@@ -32,7 +33,17 @@ chance a right point scores above a wrong one). For boards found the same, a boa
 wrong when read at the wrong size, half a cell or more off its labelled corners, or with
 under 99% of its points right; sure at the raw grid confidence >= `min_confidence` (every
 board found) before, at calibrated >= 0.6 after. Then reliability tables (per band of
-confidence, the share right) of the pooled leave-one-source-out predictions.
+confidence, the share right) of the pooled leave-one-source-out predictions. Each set has
+four rows: "raw" (the board's confidence the grid's own, as `read_board` reported it
+before the doubts were weighed), "raw+doubts" (lowered by its doubts,
+`vision.grid_score.trusted`: what it reports now), and each calibrated.
+
+``--placements K`` prints instead how the raw board confidence tells each right grid found
+(every K-th photo `fit_confidence.py` reads, untouched) from the grids it is most easily
+mistaken for (`vision.grid_score.mistaken_placements`: a line off each way, patches of a
+smaller size): per kind, how many are at or above `min_confidence`, and the AUC of right
+against them, before and after the doubts. The dev photos' found-but-wrong boards are too
+few (and mostly a point misread on a 9x9) to judge the board confidence by alone.
 """
 
 from __future__ import annotations
@@ -51,12 +62,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.fit_confidence import (  # noqa: E402
-    Record, board_data, fit, load_or_collect, manifest_rows, point_data, right_points)
+    Record, board_data, fit, load_or_collect, manifest_rows, photo_records, point_data,
+    right_points)
 from benchmarks.vision_robustness import reference  # noqa: E402
 from tests.vision.misreads import SPOILERS, scene  # noqa: E402
 from vision import BoardNotFound, read_board  # noqa: E402
 from vision.calibration import POINT_FEATURES, SURE, Calibration  # noqa: E402
-from vision.config import LOCATE  # noqa: E402
+from vision.config import LOCATE, VISION  # noqa: E402
+from vision.grid import GridFit  # noqa: E402
+from vision.grid_score import confidence, mistaken_placements, placed_confidence  # noqa: E402
+from vision.locate import to_gray, working_image  # noqa: E402
 from vision.stones import EMPTY, read_stones  # noqa: E402
 
 MANIFEST = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
@@ -191,41 +206,59 @@ SEP_HEADER = f"{'warned':>11} {'sure bad':>8} {'sure':>7} {'AUC':>6}"
 
 
 def held_out(records: Sequence[Record], split: Callable[[Record], str]) -> tuple[
-        dict[str, tuple[Calibration, list[Record]]], list[str]]:
-    """Per value of ``split`` over ``records``: a calibration fitted on the records with
-    another value, and the records with that one (left out of its fit)."""
+        dict[str, tuple[Calibration, Calibration, list[Record]]], list[str]]:
+    """Per value of ``split`` over ``records``: calibrations fitted on the records with
+    another value, of the board confidence without and with its doubts
+    (`Record.board_confidence`), and the records with that one (left out of their fit)."""
     keys = sorted({split(r) for r in records})
     out = {}
     for key in keys:
         test = [r for r in records if split(r) == key]
-        out[key] = (fit([r for r in records if split(r) != key]), test)
+        rest = [r for r in records if split(r) != key]
+        out[key] = (fit(rest, doubted=False), fit(rest), test)
     return out, keys
 
 
-def predictions(cal: Calibration | None, records: Sequence[Record]) -> tuple[
-        np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+Scores = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def predictions(cal: Calibration | None, records: Sequence[Record],
+                doubted: bool = True) -> Scores:
     """Point scores and rightness, board scores and rightness of ``records`` under ``cal``
-    (None: the raw confidences)."""
+    (None: the raw confidences), the board confidence ``doubted`` or not
+    (`Record.board_confidence`)."""
     xp, yp = point_data(records)
-    xb, yb = board_data(records)
+    xb, yb = board_data(records, doubted)
     if cal is None:  # the raw confidence, from its log-odds (clipped to [0.001, 0.999])
         ps = 1.0 / (1.0 + np.exp(-xp[:, POINT_FEATURES.index("raw")]))
-        bs = np.array([r.grid_confidence for r in records
+        bs = np.array([r.board_confidence(doubted) for r in records
                        if r.found and r.board_right is not None])
         return ps, yp, bs, yb
     return cal.point(xp), yp, cal.board(xb), yb
 
 
-def separation_rows(name: str, cal: Calibration, records: Sequence[Record]) -> list[str]:
-    """Two table rows for ``records``: the raw confidences, and calibrated by ``cal``."""
+KINDS = ("raw", "raw+doubts", "calibrated", "cal.+doubts")
+"""The four rows per set: the raw confidences, the board's own grid confidence or lowered
+by its doubts (what `read_board` reports now), and each calibrated."""
+
+
+def kind_rows(name: str, scores: Sequence[Scores]) -> list[str]:
+    """A table row per `KINDS` for ``scores`` in that order: points and boards separated
+    (raw boards sure at `min_confidence`, calibrated ones at `SURE`)."""
     out = []
-    for label, c in (("raw", None), ("calibrated", cal)):
-        ps, yp, bs, yb = predictions(c, records)
-        board_at = LOCATE.min_confidence if c is None else SURE
-        out.append(f"{name:<22} {label:<10} {len(yp):>7} "
+    for label, (ps, yp, bs, yb) in zip(KINDS, scores):
+        board_at = LOCATE.min_confidence if label.startswith("raw") else SURE
+        out.append(f"{name:<22} {label:<11} {len(yp):>7} "
                    f"{Separation(ps, yp, SURE).cells()}  {len(yb):>5} "
                    f"{Separation(bs, yb, board_at).cells()}")
     return out
+
+
+def all_kinds(plain: Calibration, doubted: Calibration, records: Sequence[Record]) -> list[Scores]:
+    """The `KINDS` of scores of ``records``: raw and calibrated (by ``plain`` and
+    ``doubted``), the board confidence without and with its doubts."""
+    return [predictions(None, records, False), predictions(None, records),
+            predictions(plain, records, False), predictions(doubted, records)]
 
 
 def reliability(score: np.ndarray, right: np.ndarray) -> list[str]:
@@ -241,51 +274,94 @@ def reliability(score: np.ndarray, right: np.ndarray) -> list[str]:
 
 
 def calibration_report(records: Sequence[Record]) -> list[str]:
-    """The separation tables before and after calibration: fitted on all (in sample), each
-    source predicted by a fit without it (and all of those pooled), each group of
-    perturbations predicted by a fit without it, and reliability tables of the pooled
-    leave-one-source-out predictions."""
+    """The separation tables before and after calibration, the board confidence without
+    and with its doubts: fitted on all (in sample), each source predicted by a fit without
+    it (and all of those pooled), each group of perturbations predicted by a fit without
+    it, and reliability tables of the pooled leave-one-source-out predictions."""
     sep = (f"points: wrong points under {SURE} (warned) of all wrong, share of the points at "
            f"{SURE} or more that is wrong, points sure, AUC; boards the same, a board wrong "
            "when found at the wrong size, >= 0.5 cell off its labelled corners or < 99% of "
-           f"its points right, sure at the raw grid confidence >= {LOCATE.min_confidence} "
-           f"(found) and at calibrated >= {SURE}")
-    head = f"{'held out':<22} {'':<10} {'points':>7} {SEP_HEADER}  {'boards':>5} {SEP_HEADER}"
+           f"its points right, sure at the raw board confidence >= {LOCATE.min_confidence} "
+           f"and at calibrated >= {SURE}; 'raw' is the grid's own confidence, "
+           "'raw+doubts' it lowered by its doubts (what read_board reports)")
+    head = f"{'held out':<22} {'':<11} {'points':>7} {SEP_HEADER}  {'boards':>5} {SEP_HEADER}"
     out = [sep, "", head]
-    out += separation_rows("none (in sample)", fit(records), records)
+    out += kind_rows("none (in sample)", all_kinds(fit(records, False), fit(records), records))
     by_source, sources = held_out(records, lambda r: r.source)
-    pooled: list[tuple[np.ndarray, ...]] = []
+    pooled: list[list[Scores]] = []
     for key in sources:
-        cal, test = by_source[key]
-        out += separation_rows(key[:22], cal, test)
-        pooled.append(predictions(cal, test) + predictions(None, test))
-    cal_p = [np.concatenate([p[i] for p in pooled]) for i in range(8)]
-    out.append("")
-    out.append("each source predicted by a fit without it, pooled:")
-    out.append(head)
-    for label, (ps, yp, bs, yb) in (("raw", cal_p[4:]), ("calibrated", cal_p[:4])):
-        board_at = LOCATE.min_confidence if label == "raw" else SURE
-        out.append(f"{'all sources':<22} {label:<10} {len(yp):>7} "
-                   f"{Separation(ps, yp, SURE).cells()}  {len(yb):>5} "
-                   f"{Separation(bs, yb, board_at).cells()}")
-    out.append("the same, calibrated, sure only at a stricter threshold (points and boards):")
+        plain, doubted, test = by_source[key]
+        pooled.append(all_kinds(plain, doubted, test))
+        out += kind_rows(key[:22], pooled[-1])
+    kinds: list[Scores] = []
+    for k in range(len(KINDS)):
+        ps, yp, bs, yb = (np.concatenate([p[k][i] for p in pooled]) for i in range(4))
+        kinds.append((ps, yp, bs, yb))
+    out += ["", "each source predicted by a fit without it, pooled:", head]
+    out += kind_rows("all sources", kinds)
+    ps, yp, bs, yb = kinds[3]
+    out.append("the same, calibrated with doubts, sure only at a stricter threshold:")
     for at in (0.9, 0.99):
-        out.append(f"{'all sources':<22} {f'>= {at}':<10} {len(cal_p[1]):>7} "
-                   f"{Separation(cal_p[0], cal_p[1], at).cells()}  {len(cal_p[3]):>5} "
-                   f"{Separation(cal_p[2], cal_p[3], at).cells()}")
+        out.append(f"{'all sources':<22} {f'>= {at}':<11} {len(yp):>7} "
+                   f"{Separation(ps, yp, at).cells()}  {len(yb):>5} "
+                   f"{Separation(bs, yb, at).cells()}")
     out += ["", "each group of perturbations predicted by a fit without it:", head]
     by_group, groups = held_out(records, lambda r: group_of(r.perturbation))
     for key in groups:
-        cal, test = by_group[key]
-        out += separation_rows(key, cal, test)
-    out += ["", "reliability of the points, leave one source out, raw:"]
-    out += reliability(cal_p[4], cal_p[5])
-    out += ["", "calibrated:"]
-    out += reliability(cal_p[0], cal_p[1])
-    out += ["", "reliability of the boards found, leave one source out, raw:"]
-    out += reliability(cal_p[6], cal_p[7])
-    out += ["", "calibrated:"]
-    out += reliability(cal_p[2], cal_p[3])
+        plain, doubted, test = by_group[key]
+        out += kind_rows(key, all_kinds(plain, doubted, test))
+    for what, i in (("points", 0), ("boards found", 2)):
+        for label, scores in zip(KINDS, kinds):
+            if what == "points" and "doubts" in label:
+                continue  # the doubts weigh boards only
+            out += ["", f"reliability of the {what}, leave one source out, {label}:"]
+            out += reliability(scores[i], scores[i + 1])
+    return out
+
+
+def placement_report(stride: int) -> list[str]:
+    """How the board confidence tells a right grid from the grids it is most easily mistaken
+    for (`vision.grid_score.mistaken_placements`), on every ``stride``-th dev photo
+    (`manifest_rows` with stride 4) whose untouched board is found and right, before (the
+    grid's own confidence, `confidence`) and after (lowered by its doubts,
+    `placed_confidence`; for the right grid, what `read_board` reports)."""
+    cfg = LOCATE
+    rows = manifest_rows(MANIFEST, 4)[::stride]
+    right: list[tuple[float, float]] = []
+    wrong: dict[str, list[tuple[float, float]]] = {}
+    for index, row in rows:
+        found = photo_records(MANIFEST.parent, index, row, [])
+        image = cv2.imread(str(MANIFEST.parent / str(row["image"])), cv2.IMREAD_COLOR)
+        if not found or not found[0].board_right or image is None:
+            continue
+        r = found[0]
+        assert r.homography is not None and r.labels is not None
+        right.append((r.board_confidence(False), r.board_confidence()))
+        small, to_full = working_image(to_gray(image), cfg)
+        fit = GridFit(np.linalg.inv(to_full) @ r.homography, r.labels.shape[0], 0.0)
+        for name, placed in mistaken_placements(fit, VISION.sizes).items():
+            kind = name.split(" (")[0].split(",")[0]
+            wrong.setdefault(kind, []).append((confidence(small, placed, cfg),
+                                               placed_confidence(small, placed, cfg)))
+    at = cfg.min_confidence
+    out = [f"{len(right)} right boards (every {stride}th photo fit_confidence.py reads, "
+           "untouched); "
+           f"counted at or above the raw threshold {at}, and the AUC of right against each "
+           "kind of wrong placement, before (the grid's own confidence) and after (lowered "
+           "by its doubts)",
+           f"{'placement':<18} {'grids':>6} {'>= ' + str(at) + ' before':>14} "
+           f"{'after':>6} {'AUC before':>11} {'after':>6}"]
+    r_before, r_after = (np.array([p[k] for p in right]) for k in (0, 1))
+    out.append(f"{'right':<18} {len(right):>6} {int((r_before >= at).sum()):>14} "
+               f"{int((r_after >= at).sum()):>6}")
+    every: list[tuple[float, float]] = []
+    for kind, scores in [*wrong.items(), ("all wrong", every)]:
+        every += scores if kind != "all wrong" else []
+        b, a = (np.array([p[k] for p in scores]) for k in (0, 1))
+        ok = np.r_[np.ones(len(right), bool), np.zeros(len(scores), bool)]
+        out.append(f"{kind:<18} {len(scores):>6} {int((b >= at).sum()):>14} "
+                   f"{int((a >= at).sum()):>6} {auc(np.r_[r_before, b], ok):11.3f} "
+                   f"{auc(np.r_[r_after, a], ok):6.3f}")
     return out
 
 
@@ -301,8 +377,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photo-stride", type=int, default=4, help="as fit_confidence.py's")
     ap.add_argument("--perturb-stride", type=int, default=6, help="as fit_confidence.py's")
     ap.add_argument("--scenes", type=int, default=6, help="as fit_confidence.py's")
+    ap.add_argument("--placements", type=int, metavar="K", help="instead, the board "
+                    "confidence of the right grids against the grids they are most easily "
+                    "mistaken for, on every K-th photo fit_confidence.py reads")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.placements:
+        if not MANIFEST.is_file():
+            print(f"no manifest at {MANIFEST}", file=sys.stderr)
+            return 1
+        for line in placement_report(args.placements):
+            print(line, flush=True)
+        return 0
     if args.calibration:
         if not MANIFEST.is_file():
             print(f"no manifest at {MANIFEST}", file=sys.stderr)

@@ -39,7 +39,7 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import cv2
@@ -100,20 +100,47 @@ def reference(row: dict[str, object], untouched: Reading | None) -> tuple[list[s
     return (untouched.rows() if untouched else None), False
 
 
-def photo_outcomes(base: Path, index: int, row: dict[str, object],
-                   perturbations: Sequence[Perturbation]) -> list[Outcome]:
-    """``row``'s photo read untouched and under each of ``perturbations``."""
+@dataclasses.dataclass(frozen=True)
+class Photo:
+    """A manifest row's photo, opened and read untouched: the ``image``, its ``reading``
+    (None: no board found) and the ``ms`` it took, the labelled grid ``corners`` (4, 2)
+    where the row has them, and the board's ``extent`` for the perturbations that need it
+    (the labelled corners, else the untouched reading's; None with neither)."""
+
+    image: np.ndarray
+    reading: Reading | None
+    ms: float
+    corners: np.ndarray | None
+    extent: Board | None
+
+
+def open_photo(base: Path, row: dict[str, object],
+               read: Callable[[np.ndarray], tuple[Reading | None, float]]) -> Photo | None:
+    """``row``'s photo (under ``base``) opened and read by ``read``, which gives the reading
+    (None: no board found) and its milliseconds; None, said on stderr, if it cannot be
+    opened. The extent's size is the row's ``size``, else the reading's."""
     image = cv2.imread(str(base / str(row["image"])), cv2.IMREAD_COLOR)
     if image is None:
         print(f"cannot read {row['image']}", file=sys.stderr)
-        return []
-    untouched, ms = _read(image)
-    truth, mirror = reference(row, untouched)
+        return None
+    reading, ms = read(image)
     labels = row.get("grid_corners")
+    corners = np.asarray(labels, dtype=np.float64).reshape(4, 2) if labels else None
+    size = row.get("size") or (reading.size if reading else 19)
+    extent = corners if corners is not None else (reading.corners if reading else None)
+    return Photo(image, reading, ms, corners,
+                 None if extent is None else Board(extent, int(str(size))))
+
+
+def photo_outcomes(base: Path, index: int, row: dict[str, object],
+                   perturbations: Sequence[Perturbation]) -> list[Outcome]:
+    """``row``'s photo read untouched and under each of ``perturbations``."""
+    photo = open_photo(base, row, _read)
+    if photo is None:
+        return []
+    untouched = photo.reading
+    truth, mirror = reference(row, untouched)
     size = int(str(row.get("size") or (untouched.size if untouched else 19)))
-    corners = np.asarray(labels, dtype=np.float64).reshape(4, 2) if labels else \
-        (untouched.corners if untouched else None)
-    board = None if corners is None else Board(corners, size)
     source, name = source_of(row), str(row["image"])
 
     def outcome(label: str, reading: Reading | None, ms: float,
@@ -128,11 +155,11 @@ def photo_outcomes(base: Path, index: int, row: dict[str, object],
                 corner_error_cells(reading.corners, moved_labels, size) <= 0.5
         return Outcome(label, index, name, source, reading is not None, points, right, grid, ms)
 
-    plain = np.asarray(labels, dtype=np.float64).reshape(4, 2) if labels else None
-    out = [outcome(UNTOUCHED, untouched, ms, plain)]
+    plain = photo.corners
+    out = [outcome(UNTOUCHED, untouched, photo.ms, plain)]
     for p in perturbations:
         try:
-            spoiled = p.apply(image, board)
+            spoiled = p.apply(photo.image, photo.extent)
         except ValueError:  # a crop with no board's extent to go by
             continue
         reading, ms = _read(spoiled.image)

@@ -16,12 +16,12 @@ FITTED = Calibration(
             'stone_neighbours',
         ),
         weights=(
-            0.9738,  # raw
-            0.6291,  # black
-            -0.1077,  # white
-            -3.046,  # stone_neighbours
+            1.034,  # raw
+            0.6898,  # black
+            -0.1462,  # white
+            -2.639,  # stone_neighbours
         ),
-        bias=3.431,
+        bias=3.289,
     ),
     board=Logistic(
         features=(
@@ -34,14 +34,14 @@ FITTED = Calibration(
             'inside',
         ),
         weights=(
-            0.0,  # grid
-            -0.4143,  # size9
-            0.1268,  # size13
-            -1.064,  # doubt
-            0.3691,  # stones
-            0.1484,  # cell
-            -0.03442,  # inside
+            0.02331,  # grid
+            -0.4185,  # size9
+            0.1261,  # size13
+            -0.9677,  # doubt
+            0.3777,  # stones
+            0.1476,  # cell
+            -0.03562,  # inside
         ),
-        bias=3.704,
+        bias=3.688,
     ),
 )

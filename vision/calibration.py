@@ -22,7 +22,15 @@ border, the grid's confidence and the share of doubtful points on the board fitt
 photos better and the left-out ones worse (0.83 to 0.90 without the scenes): left out. For
 boards, nothing the reader has separated the few found-but-wrong boards from the right ones
 on left-out sources (AUC 0.3 to 0.5): the board model is little more than the rate of
-right boards, lowered for a 9x9 and for many doubtful points.
+right boards, lowered for a 9x9 and for many doubtful points. Its ``grid`` is the board
+confidence `read_board` reports, the grid's own lowered by its doubts
+(`vision.grid_score.trusted`): those tell a grid a line off or a patch of a bigger board
+from the board's own (`benchmarks/vision_confidence.py --placements`: of 644 such
+placements of 77 right dev boards, 301 had 0.2 or more before, 2 after), but of the 24
+wrong boards found in the dev photos 15 are a point or two misread on a 9x9 or 13x13
+board and 7 one Roboflow photo whose labelled corners lie half a cell off a grid that
+looks right: the raw board AUC on left-out sources went from 0.342 to 0.379, the
+calibrated one from 0.409 to 0.299 (both on 1,030 boards).
 
 The weights are fitted on the dev photos under perturbations by
 `benchmarks/fit_confidence.py` and kept in `vision.calibrated` (written by that script);

@@ -231,6 +231,17 @@ class LocateConfig:
     `vision.grid_candidates._comb_fit`."""
     cells_reach: tuple[float, float] = (0.15, 1.15)
     """The same around the net's cells (stones on the edge hide the outermost ones)."""
+    doubt_weights: tuple[float, float] = (2.0, 0.5)
+    """How much each of a grid's `vision.grid_score.BoardDoubts` (runs past, margin) lowers
+    the board confidence `read_board` reports (`vision.grid_score.trusted`); neither
+    decides which grid is found. On 252 right boards found in the dev photos (untouched and
+    perturbed) and 140 wrong placements of 20 of them (shifted a line each way, 9x9 and
+    13x13 patches of a 19x19), the grids' own confidence put 79 wrong placements at 0.2 or
+    more; (1, 0) left 3, (2, 0) and (2, 0.5) 1, (1, 1) none but put 3 more right boards
+    under 0.2 (a dark colour cast makes the margin unlike the board's inside). On every
+    other photo `benchmarks/vision_confidence.py --placements` reads: 301 of 644 wrong
+    placements at 0.2 or more before, 2 after; the 77 right boards all stay at 0.2 or
+    more."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -377,8 +388,9 @@ class StoneConfig:
     being right (`vision.calibration`; fitted by `benchmarks/fit_confidence.py` into
     `vision.calibrated.FITTED`). None, the default, keeps the raw figures: judged on the
     sources its fit left out, the fitted calibration put fewer of the wrong points under
-    0.6 than the raw figures do (32 against 61 of 223), and the promise that a point read
-    at 0.6 or more is right is what the tracker and the page lean on."""
+    0.6 than the raw figures do (32 against 61 of 223; refitted with the board's doubts,
+    46 against 88 of 223 at the default strides, AUC 0.940 against 0.932), and the promise
+    that a point read at 0.6 or more is right is what the tracker and the page lean on."""
 
 
 @dataclasses.dataclass(frozen=True)

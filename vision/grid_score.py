@@ -1,9 +1,13 @@
 """Scoring of a grid candidate: how well its lattice sits on the lines (`lattice_score`), how
 far the grid goes on past its outer lines (`edge_shares`, `runs_on`), the two weighed into a
 `confidence`, and how well the black stones vouch for a grid the lines barely tell apart
-from its neighbours (`vouched`)."""
+from its neighbours (`vouched`); and, once a grid is found, what speaks against it being the
+board's whole grid (`board_doubts`), which lowers the board confidence `read_board` reports
+(`trusted`) without changing which grid is found."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import cv2
 import numpy as np
@@ -67,11 +71,39 @@ def edge_shares(gray: np.ndarray, fit: GridFit, cfg: LocateConfig,
     are drawn across its inner cells: near 0 where the board's grid ends, near 1 where it
     goes on. With ``thin``, only `thin_lines` count: not the stones, whose bodies lean past
     the far edge of a board seen steeply."""
-    n, c = fit.size, cfg.grow_cell
-    rect = _rectified(gray, fit, c, 2, cv2.BORDER_CONSTANT)
-    mask = line_mask(rect, cfg)
-    length = int(cfg.score_straight * c)
-    horiz, vert = straight_parts(thin_lines(mask, cfg) if thin else mask, length)
+    return _shares(_View.of(gray, fit, cfg, thin), cfg)
+
+
+@dataclasses.dataclass(frozen=True)
+class _View:
+    """``fit``'s lattice rectified (`_rectified`, ``grow_cell`` px a cell, two cells around
+    it, black outside the picture): the grey ``rect``, its straight ``horiz`` and ``vert``
+    line parts (of `thin_lines` only with ``thin``) and, if asked for, where the picture
+    ``shows`` (else None)."""
+
+    size: int
+    rect: np.ndarray
+    horiz: np.ndarray
+    vert: np.ndarray
+    shows: np.ndarray | None
+
+    @classmethod
+    def of(cls, gray: np.ndarray, fit: GridFit, cfg: LocateConfig, thin: bool,
+           shows: bool = False) -> _View:
+        c = cfg.grow_cell
+        rect = _rectified(gray, fit, c, 2, cv2.BORDER_CONSTANT)
+        seen = None if not shows else _rectified(
+            np.full(gray.shape[:2], 255, np.uint8), fit, c, 2, cv2.BORDER_CONSTANT) > 128
+        mask = line_mask(rect, cfg)
+        horiz, vert = straight_parts(thin_lines(mask, cfg) if thin else mask,
+                                     int(cfg.score_straight * c))
+        return cls(fit.size, rect, horiz, vert, seen)
+
+
+def _shares(view: _View, cfg: LocateConfig) -> np.ndarray:
+    """`edge_shares` of a `_View`."""
+    n, c = view.size, cfg.grow_cell
+    horiz, vert = view.horiz, view.vert
     at = c * (np.arange(n) + 2)  # the lattice lines' pixels
     # Each line's band (3 px wide) at its most drawn, along its whole length.
     cols = np.maximum(np.maximum(vert[:, at - 1], vert[:, at]), vert[:, at + 1])  # (y, i)
@@ -144,3 +176,87 @@ def _lines_choose(small: np.ndarray, fit: GridFit, here: np.ndarray, open_ends: 
         there = np.clip(edge_shares(small, inward, cfg, thin=True)[axis], 0.0, 1.0)
         clear = min(clear, float(np.clip(there.sum() - here[axis].sum(), 0.0, 1.0)))
     return clear
+
+
+def _margin_wood(view: _View, cfg: LocateConfig) -> np.ndarray:
+    """Per side (2, 2) as `edge_shares`, how unlike the board's own wood the band from a
+    quarter to three fifths of a cell beyond its outer line is: |median grey there - median
+    grey of the board's inside| over the latter. Near 0 where the board's wood goes on past
+    its outer line, as on every board; large where the grid's edge is the table or the
+    floor. 0 where most of the band lies outside the picture (nothing to tell). (On a
+    crowded board the inside's median is a stone's grey, not the wood's: right boards of
+    crowded synthetic scenes show 0.15 to 0.4 here, hence its small weight.)"""
+    n, c = view.size, cfg.grow_cell
+    assert view.shows is not None
+    rect = view.rect.astype(np.float64)
+    lo, hi = 2 * c + c * (n - 1), 2 * c
+    inside = max(float(np.median(rect[hi:lo + 1, hi:lo + 1])), 1.0)
+    a, b = int(0.25 * c), int(0.6 * c)
+    along = slice(hi, lo + 1)
+    bands = (((along, slice(hi - b, hi - a)), (along, slice(lo + a, lo + b))),
+             ((slice(hi - b, hi - a), along), (slice(lo + a, lo + b), along)))
+    out = np.zeros((2, 2))
+    for axis in (0, 1):
+        for end in (0, 1):
+            band, shown = rect[bands[axis][end]], view.shows[bands[axis][end]]
+            if shown.mean() >= 0.5:
+                out[axis, end] = abs(float(np.median(band[shown])) - inside) / inside
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardDoubts:
+    """What speaks against a grid found being the board's whole grid, each at the grid's
+    worst side, in [0, 1] (0: nothing). ``runs_past``: its lines cross on past an outer
+    line (`edge_shares`, thin lines only): a grid a line or more inside the board's own, or
+    a patch of a bigger board. ``margin``: the band just beyond an outer line is unlike the
+    board's own wood (`_margin_wood`): a board's outer line has half a cell and more of
+    wood beyond it; a grid pushed a line outwards has the table there.
+
+    (A line parallel to an outer line a cell beyond it was weighed too and left out: on
+    a tenth of the right boards of the dev photos the board's edge or a bevel draws one.)"""
+
+    runs_past: float
+    margin: float
+
+
+def board_doubts(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> BoardDoubts:
+    """The `BoardDoubts` of ``fit`` in ``gray`` (the working image it was found in), from
+    one rectified view."""
+    view = _View.of(gray, fit, cfg, thin=True, shows=True)
+
+    def worst(sides: np.ndarray) -> float:
+        return float(np.clip(sides, 0.0, 1.0).max())
+    return BoardDoubts(worst(_shares(view, cfg)), worst(_margin_wood(view, cfg)))
+
+
+def trusted(confidence: float, doubts: BoardDoubts, cfg: LocateConfig) -> float:
+    """The board confidence `read_board` reports for a grid found with ``confidence``: that
+    lowered by its ``doubts``, each weighed by ``cfg.doubt_weights`` (runs past, margin):
+    the confidence times (1 - weight x doubt) for each, at least 0."""
+    out = confidence
+    for weight, doubt in zip(cfg.doubt_weights, (doubts.runs_past, doubts.margin)):
+        out *= max(0.0, 1.0 - weight * doubt)
+    return float(out)
+
+
+def placed_confidence(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> float:
+    """The board confidence `read_board` would report for the grid ``fit`` placed in
+    ``gray`` (the working image) by the lines alone: its `confidence`, `trusted` for its
+    `board_doubts`."""
+    return trusted(confidence(gray, fit, cfg), board_doubts(gray, fit, cfg), cfg)
+
+
+def mistaken_placements(fit: GridFit, sizes: tuple[int, ...]) -> dict[str, GridFit]:
+    """The grids a board's grid ``fit`` is most easily mistaken for, by name: the same
+    lattice a line off each way, and each smaller size of ``sizes`` in two opposite corners
+    of it and in its middle (a patch of a bigger board)."""
+    h, n = fit.homography, fit.size
+    out = {f"a line off ({di:+d}, {dj:+d})": GridFit(grid.shifted(h, di, dj), n, 0.0)
+           for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    for m in sizes:
+        if m < n:
+            for where, at in (("top left", 0), ("middle", (n - m) // 2),
+                              ("bottom right", n - m)):
+                out[f"{m}x{m} patch, {where}"] = GridFit(grid.shifted(h, at, at), m, 0.0)
+    return out

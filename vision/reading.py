@@ -12,7 +12,9 @@ from rules import Observation, Position
 from . import grid
 from .calibration import calibrate
 from .config import VISION, LocateConfig, OutlineConfig, StoneConfig, VisionConfig
-from .locate import locate, to_gray
+from .grid import GridFit
+from .grid_score import BoardDoubts, board_doubts, trusted
+from .locate import locate, to_gray, working_image
 from .stones import read_stones
 
 
@@ -25,8 +27,9 @@ class Reading:
     row first). ``corners``: the outermost intersections in image pixels, (4, 2) as
     top-left, top-right, bottom-right, bottom-left on screen. ``homography``: lattice
     (column i from the left, row j from the top) to image pixels. ``board_confidence``: how
-    sure the grid is, in [0, 1]. ``timings``: milliseconds per stage. Both confidences are
-    the reader's raw figures unless the stone config names a calibration
+    sure the grid is the board's, in [0, 1]: the grid's own confidence lowered by what
+    speaks against it (`vision.grid_score.trusted`). ``timings``: milliseconds per stage.
+    Both confidences are the reader's raw figures unless the stone config names a calibration
     (`StoneConfig.calibration`), which turns them into probabilities of being right.
     """
 
@@ -36,6 +39,12 @@ class Reading:
     homography: np.ndarray
     board_confidence: float
     timings: dict[str, float]
+    grid_confidence: float = 0.0
+    """How well the grid sits on the lines (`vision.locate`'s own figure), before the
+    ``doubts`` lowered it into ``board_confidence``; 0 where not given."""
+    doubts: BoardDoubts | None = None
+    """What speaks against the grid being the board's whole grid
+    (`vision.grid_score.board_doubts`); None where not looked at."""
 
     @property
     def size(self) -> int:
@@ -63,7 +72,7 @@ def read_board(image: np.ndarray, size: int | None = None, *,
     for its parts. Raises vision.BoardNotFound (with the reason) when there is no board to
     read, ValueError when ``image`` is not an image."""
     t0 = time.perf_counter()
-    to_gray(image)  # validates the input before any work
+    gray = to_gray(image)  # validates the input before any work
     config = dataclasses.replace(config, locate=locate_cfg or config.locate,
                                  stones=stone_cfg or config.stones,
                                  outline=outline_cfg or config.outline)
@@ -72,8 +81,13 @@ def read_board(image: np.ndarray, size: int | None = None, *,
     labels, conf = read_stones(image, fit.homography, fit.size, config.stones)
     t2 = time.perf_counter()
     n = fit.size
+    small, to_full = working_image(gray, config.locate)
+    doubts = board_doubts(small, GridFit(np.linalg.inv(to_full) @ fit.homography, n,
+                                         fit.confidence), config.locate)
     conf, board_confidence = calibrate(config.stones.calibration, labels, conf, fit.homography,
-                                       fit.confidence, image.shape)
+                                       trusted(fit.confidence, doubts, config.locate),
+                                       image.shape)
+    t3 = time.perf_counter()
     # Row 0 of labels is the top of the image; Position.cells puts the bottom row first.
     cells = labels[::-1].ravel()
     position = Position.from_cells(n, n, (int(c) for c in cells))
@@ -83,5 +97,8 @@ def read_board(image: np.ndarray, size: int | None = None, *,
         corners=grid.corners(fit.homography, n),
         homography=fit.homography,
         board_confidence=board_confidence,
-        timings={"locate": (t1 - t0) * 1e3, "stones": (t2 - t1) * 1e3, "total": (t2 - t0) * 1e3},
+        timings={"locate": (t1 - t0) * 1e3, "stones": (t2 - t1) * 1e3,
+                 "doubts": (t3 - t2) * 1e3, "total": (t3 - t0) * 1e3},
+        grid_confidence=fit.confidence,
+        doubts=doubts,
     )

@@ -4,11 +4,14 @@ wrong size, since a patch's lines run on past its outer lines and the board's do
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from vision import read_board
 from vision.config import LOCATE
 from vision.evaluate import corner_error_cells
 from vision.grid import GridFit
-from vision.grid_score import confidence, lattice_score, runs_on
+from vision.grid_score import (
+    confidence, lattice_score, mistaken_placements, placed_confidence, runs_on, trusted)
 from vision.locate import locate, to_gray
 from vision.synth import Scene, random_position, render
 
@@ -68,3 +71,32 @@ def test_a_lattice_of_every_other_line_running_past_the_board_is_not_its_grid() 
     # and white ones: the board's own grid is doubted, and the wide lattice had won.
     found = locate(shot.image)
     assert found.size == 19 and corner_error_cells(found.corners, shot.corners, 19) < 0.1
+
+
+# A board confidence under `min_confidence` says "do not trust this board" (vision_confidence.py
+# judges the raw board confidence at that threshold).
+THRESHOLD = LOCATE.min_confidence
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_grid_a_line_off_or_a_patch_of_the_board_is_not_trusted(seed: int) -> None:
+    #   + - - - - - - - - +          the right grid: its lines stop at its outer lines and
+    #   | + - - - - - - - | - +      half a cell of wood lies beyond them. A line off: the
+    #   | |               | . |      board's outer line crosses on past the grid's on one
+    #   + | - - - - - - - + . |      side, the table lies under its outer line on the other.
+    #     + - - - - - - - - - +
+    shot = render(random_position(19, seed, stones=0.3), seed)
+    gray = to_gray(shot.image)
+    whole = GridFit(shot.homography, 19, 0.0)
+    assert placed_confidence(gray, whole, LOCATE) >= THRESHOLD
+    for name, wrong in mistaken_placements(whole, (9, 13)).items():
+        assert placed_confidence(gray, wrong, LOCATE) < THRESHOLD, name
+
+
+def test_the_board_confidence_read_board_reports_weighs_the_doubts() -> None:
+    shot = render(random_position(19, 4, stones=0.3), 4)
+    reading = read_board(shot.image)
+    assert reading.doubts is not None and reading.doubts.runs_past < 0.1
+    assert reading.board_confidence == pytest.approx(
+        trusted(reading.grid_confidence, reading.doubts, LOCATE))
+    assert reading.board_confidence >= THRESHOLD
