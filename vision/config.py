@@ -462,6 +462,15 @@ class OutlineConfig:
     ground_colours: int = 2
     """This many of the border's commonest colours are the ground: a table or floor lit and
     in shade (its grain, a lamp's fall-off)."""
+    stone_framed: float = 1.0
+    """A black stone's centre seen less than this many px inside the picture's border (of
+    the working image) is no witness for a grid placed inside the slab: a dark band along
+    the border (a sliver of dark table where a photo was cut close to the board, a frame's
+    shadow) is deepest on the border itself, and so is a stone cut past its middle; their
+    row of "centres" along it reads as a row of stones past the board's edge, which vouches
+    for a grid a line too far out and denies the board's own (a dev photo downscaled to
+    35%, 213 px wide, lost its board so). A stone seen whole, or cut short of its middle,
+    keeps its centre a pixel or more inside."""
     stone_pushed: float = 0.4
     """A black stone up to this many cells off the nearest point of a grid placed within
     half a cell or so lies on that point: a finished game's stones are pushed off their

@@ -142,15 +142,14 @@ def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
     ``to_full`` maps the working image ``small`` to ``image``), one per outline and size:
     its outer lines `OutlineConfig.margin` inside the slab's edges, the lattice fitted
     there and grown to the whole grid like any other, then `vouched` for by the black
-    stones ``found`` inside that slab (stones off the board, or a dark table's grain,
-    are no witness); where they vouch too little, the grid the stones place there
-    (`_stones_placed`) as well; each with whether the stones placed it."""
+    stones ``found`` that witness for that slab (`_witnesses`); where they vouch too
+    little, the grid the stones place there (`_stones_placed`) as well; each with whether
+    the stones placed it."""
     back = np.linalg.inv(to_full)
     for slab in outlines(image, config.outline) if image.ndim == 3 else []:
         quad = grid.apply(back, slab.quad).astype(np.float32)
-        witnesses = None if found is None else found.centres[np.array(
-            [cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
-             for x, y in found.centres], bool).reshape(-1)]
+        witnesses = None if found is None else \
+            _witnesses(found.centres, quad, small.shape, config.outline.stone_framed)
         for n in (size,) if size else config.sizes:
             fit = _fit_from(small, quad, n, size, config, config.outline.reach)
             if witnesses is not None:
@@ -160,14 +159,31 @@ def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
                 yield _stones_placed(small, quad, n, witnesses, size, config), True
 
 
+def _witnesses(centres: np.ndarray, quad: np.ndarray, shape: tuple[int, ...],
+               framed: float) -> np.ndarray:
+    """The black stones' ``centres`` (k, 2) that witness for a grid inside the slab ``quad``
+    (4, 2) of a picture of ``shape``: those inside the slab (stones off the board, or a
+    dark table's grain, are no witness) and ``framed`` px or more inside the picture's
+    border (a dark band along it, or a stone cut past its middle, is deepest on the border:
+    no stone's centre; see `OutlineConfig.stone_framed`)."""
+    h, w = shape[:2]
+    inside = np.array([cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
+                       for x, y in centres], bool).reshape(-1)
+    kept = ((centres >= framed).all(axis=1) & (centres[:, 0] <= w - 1 - framed)
+            & (centres[:, 1] <= h - 1 - framed))
+    out: np.ndarray = centres[inside & kept]
+    return out
+
+
 def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.ndarray,
                    size: int | None, config: VisionConfig) -> GridFit:
     """The grid of ``n`` lines the stones place inside the slab ``quad`` of ``small``, for a
     board so crowded its lines hide: a lattice fitted to where stones of either colour
     stand along each axis (`stone_profiles`), its outer lines `OutlineConfig.margin` inside
     the slab's edges, moved back by the stones' lift (their bodies stand up off their
-    points), then as refined by the lines where they show or not, whichever the black
-    stones ``witnesses`` vouch for more (`vouched`)."""
+    points), refitted to the black stones ``witnesses`` (`_through_stones`), then as
+    refined by the lines where they show or not, whichever those stones vouch for more
+    (`vouched`)."""
     cfg, outline_cfg = config.locate, config.outline
     across_x, across_y, warp = stone_profiles(small, quad, n, outline_cfg)
     lo, hi = stone_bounds(outline_cfg)

@@ -17,7 +17,7 @@ import pytest
 from vision import grid
 from vision.config import VISION
 from vision.evaluate import corner_error_cells
-from vision.locate import _stones_placed, to_gray
+from vision.locate import _stones_placed, _witnesses, locate, to_gray
 from vision.outline import stone_bounds, stone_profiles
 from vision.stone_lattice import dark_centres
 from vision.synth import Scene, Synthetic, random_position, render
@@ -82,3 +82,37 @@ def test_the_stones_place_the_grid_inside_the_slab_within_a_fifth_of_a_cell(seed
     fit = _stones_placed(gray, quad, 19, stones.centres[inside], None, VISION)
     assert corner_error_cells(fit.corners, shot.corners, 19) < 0.2
     assert fit.confidence >= VISION.locate.min_confidence  # the black stones vouch for it
+
+
+@pytest.mark.parametrize("seed", [0, 6, 7])
+def test_a_finished_game_seen_by_an_aimed_phone_is_found_by_its_stones(seed: int) -> None:
+    # A board nine tenths full: the lines show only in slivers between the stones, too
+    # few for any grid of lines to be trusted; the slab's edges and its stones place it.
+    shot = crowded(seed)
+    fit = locate(shot.image)
+    assert fit.size == 19
+    assert corner_error_cells(fit.corners, shot.corners, 19) < 0.25
+
+
+def test_a_dark_band_along_the_pictures_border_is_no_row_of_stones() -> None:
+    # A photo cut close to the board's edge may keep a sliver of something dark along its
+    # border (the table, a frame's shadow): deepest on the border, it gives dark "centres"
+    # there, a row of stones past the board's edge, which vouch for a grid a line too far
+    # out and deny the board's own. No stone's centre is seen on the picture's outermost
+    # pixels; the stones on the board still witness.
+    shot = crowded(1)
+    top = int(np.ceil(slab_of(shot, 1)[:2, 1].max())) + 2  # cut inside the far margin
+    gray = to_gray(shot.image)[top:].copy()
+    clean = dark_centres(gray, VISION.locate)
+    assert clean is not None
+    gray[:int(round(clean.radius))] = 10  # the band, as deep as a stone's radius
+    stones = dark_centres(gray, VISION.locate)
+    assert stones is not None
+    c = stones.centres
+    assert (c[:, 1] < 1).sum() > 10  # the band gives a row of centres
+    h, w = gray.shape
+    whole = np.array([[-1.0, -1.0], [w, -1.0], [w, h], [-1.0, h]], np.float32)
+    witnesses = _witnesses(c, whole, gray.shape, VISION.outline.stone_framed)
+    framed = (c >= 1).all(axis=1) & (c[:, 0] <= w - 2) & (c[:, 1] <= h - 2)
+    assert framed.sum() > 100  # the board's own black stones
+    assert np.array_equal(witnesses, c[framed])
