@@ -459,6 +459,14 @@ class OutlineConfig:
     0.15 cell for the edge's fit, a pixel of the slab's picture). Seen from the near edge
     the slab's front face joins its top: a board 2 cm thick seen from 45 degrees adds
     about 0.85 cell to the near margin."""
+    stone_view: int = 320
+    """Side (px) of the square the slab is rectified to when its stones place the grid:
+    a 19x19 board's 21 cells or so at 15 px each, enough for a stone to show as a disc and
+    for the lattice's spacing (fitted in quarter pixels) to put its outer lines within a
+    tenth of a cell."""
+    stone_size: float = 0.47
+    """A stone's radius in cells: stones are 22 to 22.5 mm across on cells 22 mm wide (the
+    blob filter that finds stones of either colour is matched to it)."""
     ground: float = 0.06
     """The picture's border this deep (share of its longer side) shows what the board lies
     on: a board photographed to be read is framed inside it, and where it fills the frame's
@@ -466,6 +474,19 @@ class OutlineConfig:
     ground_colours: int = 2
     """This many of the border's commonest colours are the ground: a table or floor lit and
     in shade (its grain, a lamp's fall-off)."""
+    stone_framed: float = 1.0
+    """A black stone's centre seen less than this many px inside the picture's border (of
+    the working image) is no witness for a grid placed inside the slab: a dark band along
+    the border (a sliver of dark table where a photo was cut close to the board, a frame's
+    shadow) is deepest on the border itself, and so is a stone cut past its middle; their
+    row of "centres" along it reads as a row of stones past the board's edge, which vouches
+    for a grid a line too far out and denies the board's own (a dev photo downscaled to
+    35%, 213 px wide, lost its board so). A stone seen whole, or cut short of its middle,
+    keeps its centre a pixel or more inside."""
+    stone_pushed: float = 0.4
+    """A black stone up to this many cells off the nearest point of a grid placed within
+    half a cell or so lies on that point: a finished game's stones are pushed off their
+    points by a tenth of a cell and more, never halfway to the next."""
 
     @property
     def reach(self) -> tuple[float, float]:

@@ -27,12 +27,13 @@ import numpy as np
 from . import grid
 from .config import VISION, LocateConfig, VisionConfig
 from .errors import BoardNotFound
-from .grid import GridFit
-from .grid_candidates import cell_mask, fit_lattice, grid_component, line_mask, outer_quad
+from .grid import GridFit, lift_shift
+from .grid_candidates import (_comb_fit, cell_mask, fit_lattice, grid_component, line_mask,
+                              outer_quad)
 from .grid_refine import grow, refine
 from .grid_score import confidence, vouched
 from .lines import board_outline
-from .outline import outlines
+from .outline import outlines, stone_bounds, stone_profiles
 from .stone_lattice import BlackStones, dark_centres, stone_starts
 
 
@@ -136,24 +137,96 @@ def _other_fits(small: np.ndarray, net: np.ndarray | None, first: GridFit | None
 
 def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
                found: BlackStones | None, size: int | None,
-               config: VisionConfig) -> Iterator[GridFit]:
+               config: VisionConfig) -> Iterator[tuple[GridFit, bool]]:
     """Grids placed inside the outlines of the slab of wood in ``image`` (`vision.outline`;
     ``to_full`` maps the working image ``small`` to ``image``), one per outline and size:
     its outer lines `OutlineConfig.margin` inside the slab's edges, the lattice fitted
     there and grown to the whole grid like any other, then `vouched` for by the black
-    stones ``found`` inside that slab (stones off the board, or a dark table's grain,
-    are no witness)."""
+    stones ``found`` that witness for that slab (`_witnesses`); where they vouch too
+    little, the grid the stones place there (`_stones_placed`) as well; each with whether
+    the stones placed it."""
     back = np.linalg.inv(to_full)
     for slab in outlines(image, config.outline) if image.ndim == 3 else []:
         quad = grid.apply(back, slab.quad).astype(np.float32)
-        witnesses = None if found is None else found.centres[np.array(
-            [cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
-             for x, y in found.centres], bool).reshape(-1)]
+        witnesses = None if found is None else \
+            _witnesses(found.centres, quad, small.shape, config.outline.stone_framed)
         for n in (size,) if size else config.sizes:
             fit = _fit_from(small, quad, n, size, config, config.outline.reach)
             if witnesses is not None:
                 fit = vouched(small, fit, witnesses, size, config)
-            yield fit
+            yield fit, False
+            if witnesses is not None and fit.confidence < config.locate.recheck_below:
+                yield _stones_placed(small, quad, n, witnesses, size, config), True
+
+
+def _witnesses(centres: np.ndarray, quad: np.ndarray, shape: tuple[int, ...],
+               framed: float) -> np.ndarray:
+    """The black stones' ``centres`` (k, 2) that witness for a grid inside the slab ``quad``
+    (4, 2) of a picture of ``shape``: those inside the slab (stones off the board, or a
+    dark table's grain, are no witness) and ``framed`` px or more inside the picture's
+    border (a dark band along it, or a stone cut past its middle, is deepest on the border:
+    no stone's centre; see `OutlineConfig.stone_framed`)."""
+    h, w = shape[:2]
+    inside = np.array([cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
+                       for x, y in centres], bool).reshape(-1)
+    kept = ((centres >= framed).all(axis=1) & (centres[:, 0] <= w - 1 - framed)
+            & (centres[:, 1] <= h - 1 - framed))
+    out: np.ndarray = centres[inside & kept]
+    return out
+
+
+def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.ndarray,
+                   size: int | None, config: VisionConfig) -> GridFit:
+    """The grid of ``n`` lines the stones place inside the slab ``quad`` of ``small``, for a
+    board so crowded its lines hide: a lattice fitted to where stones of either colour
+    stand along each axis (`stone_profiles`), its outer lines `OutlineConfig.margin` inside
+    the slab's edges, moved back by the stones' lift (their bodies stand up off their
+    points), refitted to the black stones ``witnesses`` (`_through_stones`), then as
+    refined by the lines where they show or not, whichever those stones vouch for more
+    (`vouched`)."""
+    cfg, outline_cfg = config.locate, config.outline
+    across_x, across_y, warp = stone_profiles(small, quad, n, outline_cfg)
+    lo, hi = stone_bounds(outline_cfg)
+    _, ax, dx = _comb_fit(across_x, lo, hi, n, outline_cfg.reach, cfg)
+    _, ay, dy = _comb_fit(across_y, lo, hi, n, outline_cfg.reach, cfg)
+    h = np.linalg.inv(warp) @ np.array([[dx, 0, ax], [0, dy, ay], [0, 0, 1.0]])
+    lift = lift_shift(h / h[2, 2], small.shape, n, config.stones.stone_lift).mean(axis=0)
+    h = h @ np.array([[1, 0, -lift[0]], [0, 1, -lift[1]], [0, 0, 1.0]])
+    h = _through_stones(h / h[2, 2], witnesses, n, small.shape, config)
+    best = vouched(small, GridFit(h, n, 0.0), witnesses, size, config)
+    refined = vouched(small, refine(small, GridFit(best.homography, n, 0.0), cfg), witnesses,
+                      size, config)
+    return refined if refined.confidence > best.confidence else best
+
+
+def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int, ...],
+                    config: VisionConfig) -> np.ndarray:
+    """The grid ``h`` (of ``n`` lines, within half a cell or so of the board's) refitted to
+    the black stones' centres ``stones`` (k, 2): each taken back by its lift
+    (`lift_shift`) to the point it lies nearest, the homography fitted by least squares to
+    those within ``config.outline.stone_pushed`` cell of it, ``config.locate.refine_passes``
+    times.
+    Stones are pushed off their points at random; a hundred of them place the lattice far
+    better than a profile's peaks."""
+    for _ in range(config.locate.refine_passes):
+        lift = lift_shift(h, shape, n, config.stones.stone_lift)
+        q = grid.apply(np.linalg.inv(h), stones)
+        near = np.rint(q)
+        on = (near >= 0).all(axis=1) & (near <= n - 1).all(axis=1)
+        if on.sum() < 8:
+            break
+        at = near[on].astype(int)
+        seen = q[on] - lift[at[:, 1] * n + at[:, 0]]
+        # Least squares over every stone near its point: their pushes average out.
+        close = np.abs(seen - near[on]).max(axis=1) < config.outline.stone_pushed
+        if close.sum() < 8:
+            break
+        found, _ = cv2.findHomography(near[on][close], seen[close], 0)
+        if found is None or abs(found[2, 2]) < 1e-12:
+            break
+        h = h @ (found / found[2, 2])
+        h = h / h[2, 2]
+    return h
 
 
 def locate(image: np.ndarray, size: int | None = None,
@@ -193,14 +266,20 @@ def locate(image: np.ndarray, size: int | None = None,
         # The slab of wood and its four edges (`vision.outline`), as a person finds a board.
         slabs = _slab_fits(image, small, to_full, found, size, config) \
             if fit is None or fit.confidence < cfg.recheck_below else iter(())
-        for other in slabs:
+        by_stones = False
+        for other, placed in slabs:
             if fit is None or other.confidence > fit.confidence:
-                fit = other
+                fit, by_stones = other, placed
             if fit.confidence >= cfg.recheck_below:
                 break  # as sure as a first grid that needs no second look
-        if found is not None and (fit is None or fit.confidence < cfg.recheck_below):
+        if found is not None and (fit is None or fit.confidence < cfg.recheck_below
+                                  or by_stones):
+            # A grid the stones placed inside the slab is weighed against the stones'
+            # own lattice, which fits every stone's centre over the whole board; where
+            # they vouch alike the lattice is kept, as the finer of the two.
             stones = _stone_fit(small, found, size, config)
-            if stones is not None and (fit is None or stones.confidence > fit.confidence):
+            if stones is not None and (fit is None or stones.confidence > fit.confidence
+                                       or (by_stones and stones.confidence >= fit.confidence)):
                 fit = stones
     if fit is None:
         raise BoardNotFound(f"no net of lines enclosing at least {cfg.min_holes} alike cells, "

@@ -20,7 +20,10 @@ together stand out from the table as one four-sided figure.
 
 `outlines` returns the candidates, best first; `vision.locate` places the grid inside each
 (the board's margins are known in cells: see `OutlineConfig.margin`) and lets the lines
-and the stones judge it like any other candidate grid.
+and the stones judge it like any other candidate grid. Where the lines hide under the
+stones, the stones place it: `stone_profiles` says where stones of either colour stand
+across the slab, and the lattice of the board's proportions whose lines fall on them is
+the grid.
 """
 
 from __future__ import annotations
@@ -286,6 +289,38 @@ def _clockwise(quad: np.ndarray, seen: list[bool], fill: float) -> Outline:
     sides = order if forward else (order - 1) % 4
     return Outline(quad[order], (seen[sides[0]], seen[sides[1]], seen[sides[2]],
                                  seen[sides[3]]), fill)
+
+
+def stone_profiles(gray: np.ndarray, quad: np.ndarray, size: int,
+                   cfg: OutlineConfig = OUTLINE) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where the stones on the slab ``quad`` (4, 2) of ``gray`` (uint8) stand, along each
+    axis: the slab rectified to a square of ``cfg.stone_view`` px with an eighth of that
+    around it, each pixel's response to a disc of a stone's size for a board of
+    ``size`` lines (the magnitude of a Laplacian of Gaussian: black and white stones alike,
+    whatever the light's level or colour), averaged across the slab along each axis.
+
+    Returns (across x, across y, warp from ``gray`` to the view): on a crowded board each
+    profile peaks on the lattice's lines, hidden as the lines are, and dips between them.
+    Where the slab's edges lie in the view: `stone_bounds`."""
+    lo, hi = stone_bounds(cfg)
+    dst = np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], np.float32)
+    warp = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    side = lo + hi
+    view = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    # A 19x19 slab is about 20 cells and a margin or so; the filter is matched to that.
+    cell = (hi - lo) / (size + 1.0)
+    blob = cv2.GaussianBlur(view, (0, 0), cfg.stone_size * cell / np.sqrt(2.0))
+    response = np.abs(cv2.Laplacian(blob, cv2.CV_32F, ksize=3))
+    inside = np.zeros_like(response)
+    inside[lo:hi, lo:hi] = response[lo:hi, lo:hi]  # the table's grain is no stone
+    return inside.mean(axis=0).astype(np.float64), inside.mean(axis=1).astype(np.float64), warp
+
+
+def stone_bounds(cfg: OutlineConfig = OUTLINE) -> tuple[int, int]:
+    """Where the slab's edges lie in `stone_profiles`' view (px, both axes)."""
+    lo = cfg.stone_view // 8
+    return lo, lo + cfg.stone_view
 
 
 def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
