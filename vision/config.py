@@ -91,6 +91,13 @@ class LocateConfig:
     """RANSAC trials (pairs of segments) per vanishing point."""
     family_share: float = 0.05
     """A family of lines must hold at least this share of the segments' total length."""
+    segments_min: int = 8
+    """With fewer straight segments than this there are no two families of lines to trust:
+    a board seen whole shows its four edges and, in each family, lines between them."""
+    families_apart: float = 0.2
+    """The two families' directions, made parallel, differ by at least the angle whose sine
+    is this (about 12 degrees): nearer, they are one family split by noise, and the
+    quadrilateral they span would be a sliver."""
     outline_percentiles: tuple[float, float] = (1.0, 99.0)
     """The outline spans these percentiles of the families' segment ends (strays cut)."""
     stone_min_area: int = 40

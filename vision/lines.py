@@ -24,8 +24,13 @@ def segments(gray: np.ndarray, cfg: LocateConfig) -> np.ndarray:
     if found is None:
         return np.zeros((0, 4))
     s = found.reshape(-1, 4).astype(np.float64)
-    length = np.hypot(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1])
-    out: np.ndarray = s[length >= cfg.segment_min * max(gray.shape)]
+    out: np.ndarray = s[_lengths(s) >= cfg.segment_min * max(gray.shape)]
+    return out
+
+
+def _lengths(s: np.ndarray) -> np.ndarray:
+    """The lengths (n,) of the segments ``s`` (n, 4)."""
+    out: np.ndarray = np.hypot(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1])
     return out
 
 
@@ -98,12 +103,12 @@ def board_outline(gray: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
     outer lines lie on it or up to a cell and a bit inside it."""
     h, w = gray.shape
     s = segments(gray, cfg)
-    if len(s) < 8:
+    if len(s) < cfg.segments_min:
         return None
     # Coordinates around the image centre, in half the longer side: well conditioned.
     centre, half = np.array([w / 2, h / 2]), max(w, h) / 2
     sn = np.c_[(s[:, :2] - centre) / half, (s[:, 2:] - centre) / half]
-    weight = np.hypot(sn[:, 2] - sn[:, 0], sn[:, 3] - sn[:, 1])
+    weight = _lengths(sn)
     rng = np.random.default_rng(0)  # a photo gives the same outline every time
     first = vanishing_point(sn, weight, rng, cfg)
     if first is None:
@@ -128,7 +133,7 @@ def board_outline(gray: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
     to_affine = np.array([[1, 0, 0], [0, 1, 0], horizon], dtype=np.float64)
     d1, d2 = (to_affine @ v1)[:2], (to_affine @ v2)[:2]
     basis = np.c_[d2 / np.linalg.norm(d2), d1 / np.linalg.norm(d1)]
-    if abs(np.linalg.det(basis)) < 0.2:  # the families hardly differ in direction
+    if abs(np.linalg.det(basis)) < cfg.families_apart:  # hardly differ in direction
         return None
     axes = np.eye(3)
     axes[:2, :2] = np.linalg.inv(basis)
