@@ -270,6 +270,13 @@ class LocateConfig:
     """A lattice's score (its lines' profile less the in-between, over the profile's spread)
     divided by this is its confidence, clipped to [0, 1]: a plain grid's lines stand about
     four spreads above the in-between."""
+    min_cells: int = 4
+    """With fewer holes like grid cells than this the net's cells give no quadrilateral of
+    their own: one cell near each corner of the grid is the fewest that span it."""
+    comb_lookup: float = 0.25
+    """The profiles are looked up at this step (px of the rectified view), every lattice
+    line's position rounded to it: on a profile blurred over several px (``fit_blur``) as
+    good as interpolating, and a table lookup instead."""
     # Refinement (`vision.grid_refine`).
     peak_min: float = 0.25
     """A window's profile across a line whose maximum is under this (share of the window's

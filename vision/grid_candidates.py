@@ -69,7 +69,7 @@ def cell_mask(component: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
     """The component's holes that look like grid cells, filled: convex-ish quadrilaterals
     (area at least ``cfg.cell_fill`` of their rotated bounding box) within a factor
     ``cfg.alike_area`` of the area that holds most of the cells' total area. None if there
-    are fewer than four."""
+    are fewer than ``cfg.min_cells``."""
     contours, hierarchy = cv2.findContours(component, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return None
@@ -82,7 +82,7 @@ def cell_mask(component: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
         if area >= cfg.cell_fill * rw * rh:
             holes.append(c)
             areas.append(area)
-    if len(holes) < 4:
+    if len(holes) < cfg.min_cells:
         return None
     la = np.log(np.array(areas))
     hist, edges = np.histogram(la, bins=cfg.cell_bins, weights=np.exp(la))
@@ -147,17 +147,19 @@ def _comb_fit(profile: np.ndarray, lo: float, hi: float, size: int,
     roughly are: the outer lattice lines must lie within ``reach`` = (inside, outside) cells
     of them: around the net of lines ``cfg.net_reach``, around the cells found
     ``cfg.cells_reach``, around the board's outline ``cfg.outline_reach``. Spacings and
-    offsets are tried ``cfg.comb_steps`` px apart. Returns (score, a, d); score is
+    offsets are tried ``cfg.comb_steps`` px apart, and the profile is looked up at
+    ``cfg.comb_lookup`` px. Returns (score, a, d); score is
     (lines - highest in-between) / spread of profile."""
     span = hi - lo
     n = size - 1
-    # The profile at every quarter pixel, looked up by index: positions rounded to a quarter
-    # pixel are as good as interpolated ones on a profile blurred over several pixels.
-    fine = np.interp(np.arange(0.0, len(profile) - 1 + 1e-9, 0.25),
+    # The profile at every ``comb_lookup`` px, looked up by index: positions so rounded are
+    # as good as interpolated ones on a profile blurred over several pixels.
+    step = cfg.comb_lookup
+    fine = np.interp(np.arange(0.0, len(profile) - 1 + 1e-9, step),
                      np.arange(len(profile), dtype=np.float64), profile)
 
     def at(x: np.ndarray) -> np.ndarray:
-        out: np.ndarray = fine[np.rint(x * 4).astype(np.intp)]
+        out: np.ndarray = fine[np.rint(x / step).astype(np.intp)]
         return out
 
     spread = float(np.std(profile)) + 1e-9
