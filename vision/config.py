@@ -300,6 +300,10 @@ class LocateConfig:
     drop_min_span: int = 4
     """An outer line is dropped only from a lattice more than this many cells across:
     fewer inner lines than that give no median to weigh the outer ones by."""
+    evidence_band: int = 1
+    """Half-width (px) of the band across a line in which its evidence is taken while the
+    lattice is grown (a cell ``grow_cell`` px): a printed line there is 1 to 3 px wide and
+    may lie a pixel off the lattice's line."""
     # Scoring (`vision.grid_score`).
     thin_blob: int = 5
     """Parts of the line mask this many px thick (a square opening) are solid blobs, stones'

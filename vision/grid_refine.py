@@ -74,38 +74,41 @@ def refine(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> GridFit:
 
 
 def _evidence(horiz: np.ndarray, vert: np.ndarray, c: int, off: int, i0: int, i1: int,
-              j0: int, j1: int,
-              clear: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+              j0: int, j1: int, clear: int,
+              band: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Line evidence in a view rectified with ``c`` px per cell, lattice (i, j) at pixel
     ``c * (i + off)``, for the lattice i0..i1 x j0..j1 and one line beyond it on every side;
-    ``clear`` px at either end of a gap between lines are left out of it.
+    ``clear`` px at either end of a gap between lines are left out of it, and each line is
+    looked for ``band`` px either side of where the lattice puts it.
 
     Returns (rows, cols, row_gaps, col_gaps): ``rows[k]`` the share of row line j0-1+k drawn
     between columns i0 and i1, ``cols`` likewise; ``row_gaps[k]`` the share of the column
     segments drawn between row lines j0-1+k and j0+k (the columns crossing that gap)."""
     def hline(j: int) -> float:
         y = c * (j + off)
-        band = horiz[max(y - 1, 0):y + 2, c * (i0 + off):c * (i1 + off) + 1]
-        return float(band.max(axis=0).mean()) if band.size else 0.0
+        seen = horiz[max(y - band, 0):y + band + 1, c * (i0 + off):c * (i1 + off) + 1]
+        return float(seen.max(axis=0).mean()) if seen.size else 0.0
 
     def vline(i: int) -> float:
         x = c * (i + off)
-        band = vert[c * (j0 + off):c * (j1 + off) + 1, max(x - 1, 0):x + 2]
-        return float(band.max(axis=1).mean()) if band.size else 0.0
+        seen = vert[c * (j0 + off):c * (j1 + off) + 1, max(x - band, 0):x + band + 1]
+        return float(seen.max(axis=1).mean()) if seen.size else 0.0
 
     def row_gap(j: int) -> float:  # columns between row lines j and j+1
         y0, y1 = c * (j + off) + clear, c * (j + 1 + off) - clear
         xs = [c * (i + off) for i in range(i0, i1 + 1)]
         if y0 < 0 or y1 > vert.shape[0]:
             return 0.0
-        return float(np.mean([vert[y0:y1, max(x - 1, 0):x + 2].max(axis=1).mean() for x in xs]))
+        return float(np.mean([vert[y0:y1, max(x - band, 0):x + band + 1].max(axis=1).mean()
+                              for x in xs]))
 
     def col_gap(i: int) -> float:
         x0, x1 = c * (i + off) + clear, c * (i + 1 + off) - clear
         ys = [c * (j + off) for j in range(j0, j1 + 1)]
         if x0 < 0 or x1 > horiz.shape[1]:
             return 0.0
-        return float(np.mean([horiz[max(y - 1, 0):y + 2, x0:x1].max(axis=0).mean() for y in ys]))
+        return float(np.mean([horiz[max(y - band, 0):y + band + 1, x0:x1].max(axis=0).mean()
+                              for y in ys]))
 
     rows = np.array([hline(j) for j in range(j0 - 1, j1 + 2)])
     cols = np.array([vline(i) for i in range(i0 - 1, i1 + 2)])
@@ -140,7 +143,7 @@ def grow(gray: np.ndarray, fit: GridFit, size: int | None, sizes: tuple[int, ...
                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
         horiz, vert = straight_parts(line_mask(rect, cfg), int(cfg.grow_straight * c))
         rows, cols, rgaps, cgaps = _evidence(horiz, vert, c, off, 0, i1 - i0, 0, j1 - j0,
-                                             int(cfg.gap_clear * c))
+                                             int(cfg.gap_clear * c), cfg.evidence_band)
         r_ref = max(float(np.median(rows[1:-1])), 1e-6)
         c_ref = max(float(np.median(cols[1:-1])), 1e-6)
         rg_ref = max(float(np.median(rgaps[1:-1])), 1e-6)
