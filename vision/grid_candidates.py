@@ -20,6 +20,7 @@ import numpy as np
 from .config import LocateConfig
 from .errors import BoardNotFound
 from .grid import GridFit
+from .quad import quad_around
 
 
 def line_mask(gray: np.ndarray, cfg: LocateConfig) -> np.ndarray:
@@ -123,20 +124,9 @@ def grid_component(mask: np.ndarray, cfg: LocateConfig) -> np.ndarray:
 def outer_quad(component: np.ndarray, cfg: LocateConfig) -> np.ndarray:
     """Four corners (4, 2) float32 around the mask ``component``: its convex hull simplified to a
     quadrilateral (tolerances ``cfg.quad_epsilon``; or, failing that, the hull's extreme
-    points along the two diagonals)."""
-    pts = cv2.findNonZero(component)
-    hull = cv2.convexHull(pts)
-    peri = cv2.arcLength(hull, True)
-    for eps in np.linspace(*cfg.quad_epsilon):
-        approx = cv2.approxPolyDP(hull, eps * peri, True)
-        if len(approx) == 4:
-            return approx.reshape(4, 2).astype(np.float32)
-        if len(approx) < 4:
-            break
-    h = hull.reshape(-1, 2).astype(np.float64)
-    s, d = h[:, 0] + h[:, 1], h[:, 0] - h[:, 1]
-    return np.array([h[np.argmin(s)], h[np.argmax(d)], h[np.argmax(s)], h[np.argmin(d)]],
-                    dtype=np.float32)
+    points along the two diagonals: `vision.quad.quad_around`)."""
+    out: np.ndarray = quad_around(cv2.findNonZero(component), cfg.quad_epsilon).astype(np.float32)
+    return out
 
 
 def _comb_fit(profile: np.ndarray, lo: float, hi: float, size: int,
