@@ -36,20 +36,25 @@ from .outline import outlines
 from .stone_lattice import BlackStones, dark_centres, stone_starts
 
 
-def to_gray(image: np.ndarray) -> np.ndarray:
-    """A uint8 grey image from a BGR, BGRA or grey ``image``; raises ValueError on others."""
+def check_image(image: np.ndarray) -> None:
+    """Raises ValueError unless ``image`` is a uint8 BGR, BGRA or grey image."""
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
         raise ValueError(f"expected an image array (H, W[, 3]), got {type(image).__name__}"
                          f" {getattr(image, 'shape', '')}")
     if image.dtype != np.uint8:
         raise ValueError(f"expected an 8-bit image, got dtype {image.dtype}")
+    if image.ndim == 3 and image.shape[2] not in (3, 4):
+        raise ValueError(f"expected 1, 3 or 4 channels, got {image.shape[2]}")
+
+
+def to_gray(image: np.ndarray) -> np.ndarray:
+    """A uint8 grey image from a BGR, BGRA or grey ``image``; raises ValueError on others."""
+    check_image(image)
     if image.ndim == 2:
         return image
     if image.shape[2] == 3:
         return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    if image.shape[2] == 4:
-        return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
-    raise ValueError(f"expected 1, 3 or 4 channels, got {image.shape[2]}")
+    return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
 
 
 def working_image(gray: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray]:

@@ -12,7 +12,7 @@ from rules import Observation, Position
 from . import grid
 from .calibration import calibrate
 from .config import VISION, LocateConfig, OutlineConfig, StoneConfig, VisionConfig
-from .locate import locate, to_gray
+from .locate import check_image, locate
 from .stones import read_stones
 
 
@@ -63,7 +63,7 @@ def read_board(image: np.ndarray, size: int | None = None, *,
     for its parts. Raises vision.BoardNotFound (with the reason) when there is no board to
     read, ValueError when ``image`` is not an image."""
     t0 = time.perf_counter()
-    to_gray(image)  # validates the input before any work
+    check_image(image)  # before any work
     config = dataclasses.replace(config, locate=locate_cfg or config.locate,
                                  stones=stone_cfg or config.stones,
                                  outline=outline_cfg or config.outline)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.grid_candidates import _outer_pixels
 from vision.quad import quad_around
 
 BOARD = np.array([[120, 80], [520, 110], [560, 470], [90, 430]], dtype=np.int32)
@@ -39,3 +40,17 @@ def test_a_shape_with_no_four_corners_gives_its_extreme_points_along_the_diagona
     expected = octagon[[np.argmin(x + y), np.argmax(x - y), np.argmax(x + y), np.argmin(x - y)]]
     assert np.array_equal(quad, expected.astype(np.float64))
 
+
+def test_the_outer_pixels_of_a_mask_span_the_hull_of_all_its_pixels() -> None:
+    # A net of lines with specks inside and outside it: the hull of the pixels on the blobs'
+    # outer borders is the hull of every pixel, vertex for vertex, from the same vertex on.
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        mask = np.zeros((300, 400), np.uint8)
+        for _ in range(12):
+            a, b = rng.integers(0, 300, 2), rng.integers(0, 300, 2)
+            cv2.line(mask, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 255,
+                     int(rng.integers(1, 4)))
+        mask[rng.random(mask.shape) < 0.002] = 255
+        assert np.array_equal(cv2.convexHull(_outer_pixels(mask)),
+                              cv2.convexHull(cv2.findNonZero(mask)))
