@@ -189,12 +189,12 @@ class LocateConfig:
     stone_axis_window: tuple[int, float] = (3, 12.0)
     """The neighbour pairs' directions (a histogram of one-degree bins) are smoothed over
     this many bins either way, and the pairs within the second many degrees of a chosen
-    direction give its step: seen steeply, a lattice's lines fan out by about that much
-    across a board."""
+    direction give its step: perspective turns one axis's steps across a board, and
+    stones a little off their points turn single pairs further."""
     stone_step_turn: float = 15.0
     """At a seed stone, its neighbours within this many degrees of a lattice axis give the
-    step along it (the steps there differ from the photo's median under perspective, by
-    less than the axes' fanning across the board)."""
+    step along it: under perspective the steps there differ from the photo's median ones
+    (`lattice_axes`), which serve only to tell the two axes apart."""
     stone_crowd: float = 3.2
     """Stones within this many cells of a stone count towards how crowded it is: the seeds
     the lattice is grown from are the most crowded (points up to three steps away)."""

@@ -14,6 +14,8 @@ offset) fitted inside a quadrilateral.
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
@@ -140,6 +142,65 @@ def _outer_pixels(mask: np.ndarray) -> np.ndarray:
     return out.reshape(-1, 1, 2)
 
 
+@dataclasses.dataclass(frozen=True)
+class _Comb:
+    """The lattices a comb tries on profiles of one length, and where it looks each profile
+    up for them (indices into the profile sampled every ``comb_lookup`` px): ``ad`` (k, 2)
+    their offsets and spacings, ``on`` (k, size) their lines, ``off`` one (k, size - 1)
+    per fraction of ``cfg.between`` the points that far between their lines."""
+
+    ad: np.ndarray
+    on: np.ndarray
+    off: tuple[np.ndarray, ...]
+
+
+def _comb(length: int, lo: float, hi: float, size: int, reach: tuple[float, float],
+          cfg: LocateConfig) -> _Comb | None:
+    """The lattices `_comb_fit` tries on a profile ``length`` px long; None if none."""
+    span = hi - lo
+    n = size - 1
+    inside, outside = reach
+    # Every (offset, spacing) pair allowed, scored at once: spacings a step apart, and for
+    # each the offsets a step apart that put both outer lines within reach.
+    d_step, a_step = cfg.comb_steps
+    ds = np.arange(span / (n + 2 * inside), span / max(n - 2 * outside, 1.0), d_step)
+    if len(ds) == 0:
+        return None
+    steps = np.arange(int(np.ceil((inside + outside) * ds[-1] / a_step)) + 1)
+    a_all = (lo - outside * ds)[:, None] + a_step * steps[None, :]
+    d_all = np.broadcast_to(ds[:, None], a_all.shape)
+    last = a_all + n * d_all
+    ok = ((a_all < lo + inside * d_all) & (last >= hi - inside * d_all)
+          & (last <= hi + outside * d_all) & (a_all >= 0) & (last <= length - 1))
+    if not ok.any():
+        return None
+    ad = np.c_[a_all[ok], d_all[ok]]
+    a, d = ad[:, :1], ad[:, 1:]
+    lines = a + d * np.arange(size)[None, :]
+
+    def index(x: np.ndarray) -> np.ndarray:
+        out: np.ndarray = np.rint(x / cfg.comb_lookup).astype(np.intp)
+        return out
+
+    # A lattice two, three or four times too coarse has lines at one of these fractions of
+    # its cells; the true one has troughs there.
+    return _Comb(ad, index(lines), tuple(index(lines[:, :-1] + f * d) for f in cfg.between))
+
+
+def _comb_score(profile: np.ndarray, comb: _Comb, cfg: LocateConfig) -> tuple[float, float, float]:
+    """The best of ``comb``'s lattices on ``profile``: (score, a, d) as `_comb_fit`'s."""
+    # The profile at every ``comb_lookup`` px, looked up by index: positions so rounded are
+    # as good as interpolated ones on a profile blurred over several pixels.
+    fine = np.interp(np.arange(0.0, len(profile) - 1 + 1e-9, cfg.comb_lookup),
+                     np.arange(len(profile), dtype=np.float64), profile)
+    spread = float(np.std(profile)) + 1e-9
+    on = fine[comb.on].mean(axis=1)
+    off = np.max([fine[k].mean(axis=1) for k in comb.off], axis=0)
+    score = (on - off) / spread
+    i = int(np.argmax(score))
+    return (float(score[i]), float(comb.ad[i, 0]), float(comb.ad[i, 1]))
+
+
 def _comb_fit(profile: np.ndarray, lo: float, hi: float, size: int,
               reach: tuple[float, float], cfg: LocateConfig) -> tuple[float, float, float]:
     """The lattice of ``size`` lines (offset a, spacing d) on ``profile`` that best puts its
@@ -151,44 +212,8 @@ def _comb_fit(profile: np.ndarray, lo: float, hi: float, size: int,
     offsets are tried ``cfg.comb_steps`` px apart, and the profile is looked up at
     ``cfg.comb_lookup`` px. Returns (score, a, d); score is
     (lines - highest in-between) / spread of profile."""
-    span = hi - lo
-    n = size - 1
-    # The profile at every ``comb_lookup`` px, looked up by index: positions so rounded are
-    # as good as interpolated ones on a profile blurred over several pixels.
-    step = cfg.comb_lookup
-    fine = np.interp(np.arange(0.0, len(profile) - 1 + 1e-9, step),
-                     np.arange(len(profile), dtype=np.float64), profile)
-
-    def at(x: np.ndarray) -> np.ndarray:
-        out: np.ndarray = fine[np.rint(x / step).astype(np.intp)]
-        return out
-
-    spread = float(np.std(profile)) + 1e-9
-    inside, outside = reach
-    # Every (offset, spacing) pair allowed, scored at once: spacings a step apart, and for
-    # each the offsets a step apart that put both outer lines within reach.
-    d_step, a_step = cfg.comb_steps
-    ds = np.arange(span / (n + 2 * inside), span / max(n - 2 * outside, 1.0), d_step)
-    if len(ds) == 0:
-        return (-np.inf, 0.0, 0.0)
-    steps = np.arange(int(np.ceil((inside + outside) * ds[-1] / a_step)) + 1)
-    a_all = (lo - outside * ds)[:, None] + a_step * steps[None, :]
-    d_all = np.broadcast_to(ds[:, None], a_all.shape)
-    last = a_all + n * d_all
-    ok = ((a_all < lo + inside * d_all) & (last >= hi - inside * d_all)
-          & (last <= hi + outside * d_all) & (a_all >= 0) & (last <= len(profile) - 1))
-    if not ok.any():
-        return (-np.inf, 0.0, 0.0)
-    ad = np.c_[a_all[ok], d_all[ok]]
-    a, d = ad[:, :1], ad[:, 1:]
-    lines = a + d * np.arange(size)[None, :]
-    on = at(lines).mean(axis=1)
-    # A lattice two, three or four times too coarse has lines at one of these fractions of
-    # its cells; the true one has troughs there.
-    off = np.max([at(lines[:, :-1] + f * d).mean(axis=1) for f in cfg.between], axis=0)
-    score = (on - off) / spread
-    i = int(np.argmax(score))
-    return (float(score[i]), float(ad[i, 0]), float(ad[i, 1]))
+    comb = _comb(len(profile), lo, hi, size, reach, cfg)
+    return (-np.inf, 0.0, 0.0) if comb is None else _comb_score(profile, comb, cfg)
 
 
 def fit_lattice(gray: np.ndarray, quad: np.ndarray, size: int | None, sizes: tuple[int, ...],
@@ -219,11 +244,18 @@ def fit_lattice(gray: np.ndarray, quad: np.ndarray, size: int | None, sizes: tup
     candidates = (size,) if size else sizes
     best: tuple[float, int, tuple[float, float], tuple[float, float]] | None = None
     for n in candidates:
-        sx, ax, dx = _comb_fit(pxs[0], m, m + side, n, reach, cfg)
-        sy, ay, dy = _comb_fit(pys[0], m, m + side, n, reach, cfg)
-        strip = min(
-            float(np.mean([_comb_fit(p, m, m + side, n, reach, cfg)[0] for p in pxs[1:]])),
-            float(np.mean([_comb_fit(p, m, m + side, n, reach, cfg)[0] for p in pys[1:]])))
+        # Every profile is as long as the square view is wide: one comb serves them all.
+        comb = _comb(side + 2 * m, m, m + side, n, reach, cfg)
+
+        def fit(p: np.ndarray) -> tuple[float, float, float]:
+            if len(p) != side + 2 * m:
+                return _comb_fit(p, m, m + side, n, reach, cfg)
+            return (-np.inf, 0.0, 0.0) if comb is None else _comb_score(p, comb, cfg)
+
+        sx, ax, dx = fit(pxs[0])
+        sy, ay, dy = fit(pys[0])
+        strip = min(float(np.mean([fit(p)[0] for p in pxs[1:]])),
+                    float(np.mean([fit(p)[0] for p in pys[1:]])))
         score = max(min(sx, sy), strip)
         if best is None or score > best[0]:
             best = (score, n, (ax, dx), (ay, dy))
