@@ -91,6 +91,13 @@ class LocateConfig:
     """RANSAC trials (pairs of segments) per vanishing point."""
     family_share: float = 0.05
     """A family of lines must hold at least this share of the segments' total length."""
+    segments_min: int = 8
+    """With fewer straight segments than this there are no two families of lines to trust:
+    a board seen whole shows its four edges and, in each family, lines between them."""
+    families_apart: float = 0.2
+    """The two families' directions, made parallel, differ by at least the angle whose sine
+    is this (about 12 degrees): nearer, they are one family split by noise, and the
+    quadrilateral they span would be a sliver."""
     outline_percentiles: tuple[float, float] = (1.0, 99.0)
     """The outline spans these percentiles of the families' segment ends (strays cut)."""
     stone_min_area: int = 40
@@ -141,6 +148,78 @@ class LocateConfig:
     """Where a board of the size the stones need can lie around them in at most this many
     places, each is grown and scored (a board whose stones reach all its edges but one
     lies in two); else one square centred on the stones is, and its lines decide."""
+    stone_blur: float = 1.0
+    """Gaussian sigma (px) with which the working image is smoothed before black stones are
+    split from the wood: single dark pixels of grain, noise or JPEG blocks merge into what
+    surrounds them; a stone (8 px and more across) keeps its dark."""
+    stone_histogram_scale: float = 0.25
+    """The three-class split (black stones, wood, white stones) is taken from the smoothed
+    picture shrunk by this factor: each class covers large areas, so the histogram keeps
+    its shape at a sixteenth of the pixels."""
+    stone_open: int = 2
+    """Radius (px) of the disc with which the dark mask is opened: printed lines (1 to 3 px
+    wide in the working image) and thin grain fall out of it, stones stay."""
+    stone_peak_window: int = 3
+    """Radius (px) of the disc within which a stone's centre is the deepest point of the
+    distance transform: the ridge of two stones touching rises to one peak per stone."""
+    stone_peak_depth: float = 4.0
+    """A stone's centre lies at least this many px inside the dark: smaller dark blobs are
+    crossings of lines or specks, and stones that small could not be read anyway."""
+    stone_centres_apart: float = 1.2
+    """Of two peaks nearer than this many times the stones' major semi-axis (measured with
+    the stones made round) only the deeper is a stone's centre: stones touching lie two
+    semi-axes apart, one stone's flat top gives peaks a fraction of one apart."""
+    stone_size_spread: float = 0.4
+    """A lone dark blob whose minor semi-axis is off the median by more than this share of
+    it is no stone (bowls, lids, a dark patch of the table): all stones of a set are made
+    alike. This first guess keeps the stones the size across the photo is fitted to
+    (``stone_size_fit``)."""
+    stone_size_fit: tuple[int, float] = (3, 0.2)
+    """The stones' size across the photo is fitted this many times, each time to the lone
+    stones within the second share of it: perspective changes a stone's size smoothly
+    (an affine function of the position), a stone's own outline by a few px."""
+    stone_neighbour: tuple[float, float] = (0.75, 1.35)
+    """Two stones this many cells apart (shares of the lattice's step) are neighbours along
+    a step: next points lie a step apart, diagonal ones 1.41 (left out), and perspective
+    and stones off their points change a step by up to a quarter."""
+    stone_min_count: int = 6
+    """The fewest neighbour pairs, or stones on a lattice, from which a lattice's steps,
+    spacing or map are taken: a homography needs four points, two more outvote a stone
+    off its point."""
+    stone_axis_window: tuple[int, float] = (3, 12.0)
+    """The neighbour pairs' directions (a histogram of one-degree bins) are smoothed over
+    this many bins either way, and the pairs within the second many degrees of a chosen
+    direction give its step: perspective turns one axis's steps across a board, and
+    stones a little off their points turn single pairs further."""
+    stone_step_turn: float = 15.0
+    """At a seed stone, its neighbours within this many degrees of a lattice axis give the
+    step along it: under perspective the steps there differ from the photo's median ones
+    (`lattice_axes`), which serve only to tell the two axes apart."""
+    stone_crowd: float = 3.2
+    """Stones within this many cells of a stone count towards how crowded it is: the seeds
+    the lattice is grown from are the most crowded (points up to three steps away)."""
+    stone_grow_residual: float = 0.25
+    """While the lattice is grown, a stone this many cells or less off its nearest lattice
+    point is numbered: looser than ``stone_fit_residual``, since the map is still rough."""
+    stone_affine_reach: float = 4.5
+    """Up to this reach (cells, see ``stone_reach``) the map is refitted as an affine one:
+    stones that near the seed show too little perspective to fit a homography to."""
+    stone_widen_below: float = 3.0
+    """With too few stones within a reach under this (cells), the next reach is tried: the
+    seed's nearest neighbours may be empty points."""
+    stone_adjacent: tuple[float, float, float] = (1.6, 3.2, 2.1)
+    """The lattice's spacing is the median distance from a stone to its nearest neighbour,
+    among those the first to the second many stone radii away (stones on adjacent points:
+    a stone's radius read off a threshold may be a quarter short, and stones do not touch
+    exactly); with too few such pairs it is the third many radii (stones a little apart)."""
+    stone_min_span: int = 4
+    """Stones spanning fewer cells than this give no starting grid: a lattice that small
+    fits a patch of anything dotted."""
+    stone_on_share: tuple[float, float] = (0.5, 0.5)
+    """A grid the stones vouch for has more than the first share of the stones' centres on
+    its points (most of them); and past each outer line they reach, fewer than the second
+    share as many stones as on that line (else the dotted lattice goes on past it: a
+    pegboard, a patterned cloth)."""
     # The net of lines and the lattice fitted in it (`vision.grid_candidates`).
     hole_min_area: int = 9
     """Holes of the line mask smaller than this (px) are specks between marks, not cells: a
@@ -191,6 +270,13 @@ class LocateConfig:
     """A lattice's score (its lines' profile less the in-between, over the profile's spread)
     divided by this is its confidence, clipped to [0, 1]: a plain grid's lines stand about
     four spreads above the in-between."""
+    min_cells: int = 4
+    """With fewer holes like grid cells than this the net's cells give no quadrilateral of
+    their own: one cell near each corner of the grid is the fewest that span it."""
+    comb_lookup: float = 0.25
+    """The profiles are looked up at this step (px of the rectified view), every lattice
+    line's position rounded to it: on a profile blurred over several px (``fit_blur``) as
+    good as interpolating, and a table lookup instead."""
     # Refinement (`vision.grid_refine`).
     peak_min: float = 0.25
     """A window's profile across a line whose maximum is under this (share of the window's
@@ -214,6 +300,10 @@ class LocateConfig:
     drop_min_span: int = 4
     """An outer line is dropped only from a lattice more than this many cells across:
     fewer inner lines than that give no median to weigh the outer ones by."""
+    evidence_band: int = 1
+    """Half-width (px) of the band across a line in which its evidence is taken while the
+    lattice is grown (a cell ``grow_cell`` px): a printed line there is 1 to 3 px wide and
+    may lie a pixel off the lattice's line."""
     # Scoring (`vision.grid_score`).
     thin_blob: int = 5
     """Parts of the line mask this many px thick (a square opening) are solid blobs, stones'

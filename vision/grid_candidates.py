@@ -14,12 +14,15 @@ offset) fitted inside a quadrilateral.
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
 from .config import LocateConfig
 from .errors import BoardNotFound
 from .grid import GridFit
+from .quad import quad_around
 
 
 def line_mask(gray: np.ndarray, cfg: LocateConfig) -> np.ndarray:
@@ -69,7 +72,7 @@ def cell_mask(component: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
     """The component's holes that look like grid cells, filled: convex-ish quadrilaterals
     (area at least ``cfg.cell_fill`` of their rotated bounding box) within a factor
     ``cfg.alike_area`` of the area that holds most of the cells' total area. None if there
-    are fewer than four."""
+    are fewer than ``cfg.min_cells``."""
     contours, hierarchy = cv2.findContours(component, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return None
@@ -82,7 +85,7 @@ def cell_mask(component: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
         if area >= cfg.cell_fill * rw * rh:
             holes.append(c)
             areas.append(area)
-    if len(holes) < 4:
+    if len(holes) < cfg.min_cells:
         return None
     la = np.log(np.array(areas))
     hist, edges = np.histogram(la, bins=cfg.cell_bins, weights=np.exp(la))
@@ -123,20 +126,79 @@ def grid_component(mask: np.ndarray, cfg: LocateConfig) -> np.ndarray:
 def outer_quad(component: np.ndarray, cfg: LocateConfig) -> np.ndarray:
     """Four corners (4, 2) float32 around the mask ``component``: its convex hull simplified to a
     quadrilateral (tolerances ``cfg.quad_epsilon``; or, failing that, the hull's extreme
-    points along the two diagonals)."""
-    pts = cv2.findNonZero(component)
-    hull = cv2.convexHull(pts)
-    peri = cv2.arcLength(hull, True)
-    for eps in np.linspace(*cfg.quad_epsilon):
-        approx = cv2.approxPolyDP(hull, eps * peri, True)
-        if len(approx) == 4:
-            return approx.reshape(4, 2).astype(np.float32)
-        if len(approx) < 4:
-            break
-    h = hull.reshape(-1, 2).astype(np.float64)
-    s, d = h[:, 0] + h[:, 1], h[:, 0] - h[:, 1]
-    return np.array([h[np.argmin(s)], h[np.argmax(d)], h[np.argmax(s)], h[np.argmin(d)]],
-                    dtype=np.float32)
+    points along the two diagonals: `vision.quad.quad_around`)."""
+    out: np.ndarray = quad_around(_outer_pixels(component), cfg.quad_epsilon).astype(np.float32)
+    return out
+
+
+def _outer_pixels(mask: np.ndarray) -> np.ndarray:
+    """The pixels (k, 1, 2) int32 on the outer borders of ``mask``'s blobs, in raster order
+    as `cv2.findNonZero` gives every pixel: their convex hull is that of the whole mask,
+    vertex for vertex and from the same one on, at a fraction of the points."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    xy = np.concatenate(contours).reshape(-1, 2).astype(np.int64)
+    key = np.unique(xy[:, 1] * mask.shape[1] + xy[:, 0])
+    out: np.ndarray = np.c_[key % mask.shape[1], key // mask.shape[1]].astype(np.int32)
+    return out.reshape(-1, 1, 2)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Comb:
+    """The lattices a comb tries on profiles of one length, and where it looks each profile
+    up for them (indices into the profile sampled every ``comb_lookup`` px): ``ad`` (k, 2)
+    their offsets and spacings, ``on`` (k, size) their lines, ``off`` one (k, size - 1)
+    per fraction of ``cfg.between`` the points that far between their lines."""
+
+    ad: np.ndarray
+    on: np.ndarray
+    off: tuple[np.ndarray, ...]
+
+
+def _comb(length: int, lo: float, hi: float, size: int, reach: tuple[float, float],
+          cfg: LocateConfig) -> _Comb | None:
+    """The lattices `_comb_fit` tries on a profile ``length`` px long; None if none."""
+    span = hi - lo
+    n = size - 1
+    inside, outside = reach
+    # Every (offset, spacing) pair allowed, scored at once: spacings a step apart, and for
+    # each the offsets a step apart that put both outer lines within reach.
+    d_step, a_step = cfg.comb_steps
+    ds = np.arange(span / (n + 2 * inside), span / max(n - 2 * outside, 1.0), d_step)
+    if len(ds) == 0:
+        return None
+    steps = np.arange(int(np.ceil((inside + outside) * ds[-1] / a_step)) + 1)
+    a_all = (lo - outside * ds)[:, None] + a_step * steps[None, :]
+    d_all = np.broadcast_to(ds[:, None], a_all.shape)
+    last = a_all + n * d_all
+    ok = ((a_all < lo + inside * d_all) & (last >= hi - inside * d_all)
+          & (last <= hi + outside * d_all) & (a_all >= 0) & (last <= length - 1))
+    if not ok.any():
+        return None
+    ad = np.c_[a_all[ok], d_all[ok]]
+    a, d = ad[:, :1], ad[:, 1:]
+    lines = a + d * np.arange(size)[None, :]
+
+    def index(x: np.ndarray) -> np.ndarray:
+        out: np.ndarray = np.rint(x / cfg.comb_lookup).astype(np.intp)
+        return out
+
+    # A lattice two, three or four times too coarse has lines at one of these fractions of
+    # its cells; the true one has troughs there.
+    return _Comb(ad, index(lines), tuple(index(lines[:, :-1] + f * d) for f in cfg.between))
+
+
+def _comb_score(profile: np.ndarray, comb: _Comb, cfg: LocateConfig) -> tuple[float, float, float]:
+    """The best of ``comb``'s lattices on ``profile``: (score, a, d) as `_comb_fit`'s."""
+    # The profile at every ``comb_lookup`` px, looked up by index: positions so rounded are
+    # as good as interpolated ones on a profile blurred over several pixels.
+    fine = np.interp(np.arange(0.0, len(profile) - 1 + 1e-9, cfg.comb_lookup),
+                     np.arange(len(profile), dtype=np.float64), profile)
+    spread = float(np.std(profile)) + 1e-9
+    on = fine[comb.on].mean(axis=1)
+    off = np.max([fine[k].mean(axis=1) for k in comb.off], axis=0)
+    score = (on - off) / spread
+    i = int(np.argmax(score))
+    return (float(score[i]), float(comb.ad[i, 0]), float(comb.ad[i, 1]))
 
 
 def _comb_fit(profile: np.ndarray, lo: float, hi: float, size: int,
@@ -147,45 +209,11 @@ def _comb_fit(profile: np.ndarray, lo: float, hi: float, size: int,
     roughly are: the outer lattice lines must lie within ``reach`` = (inside, outside) cells
     of them: around the net of lines ``cfg.net_reach``, around the cells found
     ``cfg.cells_reach``, around the board's outline ``cfg.outline_reach``. Spacings and
-    offsets are tried ``cfg.comb_steps`` px apart. Returns (score, a, d); score is
+    offsets are tried ``cfg.comb_steps`` px apart, and the profile is looked up at
+    ``cfg.comb_lookup`` px. Returns (score, a, d); score is
     (lines - highest in-between) / spread of profile."""
-    span = hi - lo
-    n = size - 1
-    # The profile at every quarter pixel, looked up by index: positions rounded to a quarter
-    # pixel are as good as interpolated ones on a profile blurred over several pixels.
-    fine = np.interp(np.arange(0.0, len(profile) - 1 + 1e-9, 0.25),
-                     np.arange(len(profile), dtype=np.float64), profile)
-
-    def at(x: np.ndarray) -> np.ndarray:
-        out: np.ndarray = fine[np.rint(x * 4).astype(np.intp)]
-        return out
-
-    spread = float(np.std(profile)) + 1e-9
-    inside, outside = reach
-    # Every (offset, spacing) pair allowed, scored at once: spacings a step apart, and for
-    # each the offsets a step apart that put both outer lines within reach.
-    d_step, a_step = cfg.comb_steps
-    ds = np.arange(span / (n + 2 * inside), span / max(n - 2 * outside, 1.0), d_step)
-    if len(ds) == 0:
-        return (-np.inf, 0.0, 0.0)
-    steps = np.arange(int(np.ceil((inside + outside) * ds[-1] / a_step)) + 1)
-    a_all = (lo - outside * ds)[:, None] + a_step * steps[None, :]
-    d_all = np.broadcast_to(ds[:, None], a_all.shape)
-    last = a_all + n * d_all
-    ok = ((a_all < lo + inside * d_all) & (last >= hi - inside * d_all)
-          & (last <= hi + outside * d_all) & (a_all >= 0) & (last <= len(profile) - 1))
-    if not ok.any():
-        return (-np.inf, 0.0, 0.0)
-    ad = np.c_[a_all[ok], d_all[ok]]
-    a, d = ad[:, :1], ad[:, 1:]
-    lines = a + d * np.arange(size)[None, :]
-    on = at(lines).mean(axis=1)
-    # A lattice two, three or four times too coarse has lines at one of these fractions of
-    # its cells; the true one has troughs there.
-    off = np.max([at(lines[:, :-1] + f * d).mean(axis=1) for f in cfg.between], axis=0)
-    score = (on - off) / spread
-    i = int(np.argmax(score))
-    return (float(score[i]), float(ad[i, 0]), float(ad[i, 1]))
+    comb = _comb(len(profile), lo, hi, size, reach, cfg)
+    return (-np.inf, 0.0, 0.0) if comb is None else _comb_score(profile, comb, cfg)
 
 
 def fit_lattice(gray: np.ndarray, quad: np.ndarray, size: int | None, sizes: tuple[int, ...],
@@ -216,11 +244,18 @@ def fit_lattice(gray: np.ndarray, quad: np.ndarray, size: int | None, sizes: tup
     candidates = (size,) if size else sizes
     best: tuple[float, int, tuple[float, float], tuple[float, float]] | None = None
     for n in candidates:
-        sx, ax, dx = _comb_fit(pxs[0], m, m + side, n, reach, cfg)
-        sy, ay, dy = _comb_fit(pys[0], m, m + side, n, reach, cfg)
-        strip = min(
-            float(np.mean([_comb_fit(p, m, m + side, n, reach, cfg)[0] for p in pxs[1:]])),
-            float(np.mean([_comb_fit(p, m, m + side, n, reach, cfg)[0] for p in pys[1:]])))
+        # Every profile is as long as the square view is wide: one comb serves them all.
+        comb = _comb(side + 2 * m, m, m + side, n, reach, cfg)
+
+        def fit(p: np.ndarray) -> tuple[float, float, float]:
+            if len(p) != side + 2 * m:
+                return _comb_fit(p, m, m + side, n, reach, cfg)
+            return (-np.inf, 0.0, 0.0) if comb is None else _comb_score(p, comb, cfg)
+
+        sx, ax, dx = fit(pxs[0])
+        sy, ay, dy = fit(pys[0])
+        strip = min(float(np.mean([fit(p)[0] for p in pxs[1:]])),
+                    float(np.mean([fit(p)[0] for p in pys[1:]])))
         score = max(min(sx, sy), strip)
         if best is None or score > best[0]:
             best = (score, n, (ax, dx), (ay, dy))

@@ -29,6 +29,25 @@ def _peaks(profiles: np.ndarray, floor: float) -> np.ndarray:
     return np.where(ok, i + frac, np.nan)
 
 
+def _windows(view: np.ndarray, n: int, c: int, half: int) -> np.ndarray:
+    """The squares ``half`` px either side of every intersection of an ``n`` x ``n`` lattice
+    whose point (i, j) lies at pixel (c (i + 1), c (j + 1)) of ``view`` (all inside it for
+    half < c): (n * n, 2 half + 1, 2 half + 1), index j * n + i as `vision.grid.lattice`.
+    Where they do not overlap they are cut out by reshaping the view, else gathered."""
+    w = 2 * half + 1
+    if w > c:
+        lat = grid.lattice(n).astype(int)
+        offsets = np.arange(-half, half + 1)
+        yy = c * (lat[:, 1] + 1)[:, None, None] + offsets[None, :, None]
+        xx = c * (lat[:, 0] + 1)[:, None, None] + offsets[None, None, :]
+        gathered: np.ndarray = view[yy, xx]
+        return gathered
+    start, stop = c - half, c - half + n * c
+    blocks = view[start:stop, start:stop].reshape(n, c, n, c)[:, :w, :, :w]
+    out: np.ndarray = blocks.transpose(0, 2, 1, 3).reshape(n * n, w, w)
+    return out
+
+
 def refine(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> GridFit:
     """``fit`` with every intersection re-measured in a view rectified by the current
     homography and the homography refitted to those that agree (`agreeing_homography`),
@@ -40,11 +59,8 @@ def refine(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> GridFit:
     lat = grid.lattice(n)
     # Windows around every intersection of the rectified view (pixel = c * (lattice + 1)),
     # all inside it since the view has a cell of margin and half < c.
-    offsets = np.arange(-half, half + 1)
     us = (c * (lat[:, 0] + 1)).astype(int)
     vs = (c * (lat[:, 1] + 1)).astype(int)
-    yy = vs[:, None, None] + offsets[None, :, None]
-    xx = us[:, None, None] + offsets[None, None, :]
     side = (n + 1) * c
     to_rect = np.array([[c, 0, c], [0, c, c], [0, 0, 1]], dtype=np.float64)
     for _ in range(cfg.refine_passes):
@@ -52,9 +68,9 @@ def refine(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> GridFit:
                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         raw = line_mask(rect, cfg)
         horiz, vert = straight_parts(raw, int(cfg.refine_straight * c))
-        solid = raw[yy, xx].mean(axis=(1, 2)) / 255.0
-        du = _peaks(vert[yy, xx].mean(axis=1), cfg.peak_min)
-        dv = _peaks(horiz[yy, xx].mean(axis=2), cfg.peak_min)
+        solid = _windows(raw, n, c, half).mean(axis=(1, 2)) / 255.0
+        du = _peaks(_windows(vert, n, c, half).mean(axis=1), cfg.peak_min)
+        dv = _peaks(_windows(horiz, n, c, half).mean(axis=2), cfg.peak_min)
         # A solid dark window is a black stone, not a cross of lines.
         ok = (solid <= cfg.refine_solid) & ~np.isnan(du) & ~np.isnan(dv)
         if ok.sum() < cfg.refine_min_points:
@@ -74,41 +90,38 @@ def refine(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> GridFit:
 
 
 def _evidence(horiz: np.ndarray, vert: np.ndarray, c: int, off: int, i0: int, i1: int,
-              j0: int, j1: int,
-              clear: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+              j0: int, j1: int, clear: int,
+              band: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Line evidence in a view rectified with ``c`` px per cell, lattice (i, j) at pixel
     ``c * (i + off)``, for the lattice i0..i1 x j0..j1 and one line beyond it on every side;
-    ``clear`` px at either end of a gap between lines are left out of it.
+    ``clear`` px at either end of a gap between lines are left out of it, and each line is
+    looked for ``band`` px either side of where the lattice puts it.
 
     Returns (rows, cols, row_gaps, col_gaps): ``rows[k]`` the share of row line j0-1+k drawn
     between columns i0 and i1, ``cols`` likewise; ``row_gaps[k]`` the share of the column
     segments drawn between row lines j0-1+k and j0+k (the columns crossing that gap)."""
-    def hline(j: int) -> float:
-        y = c * (j + off)
-        band = horiz[max(y - 1, 0):y + 2, c * (i0 + off):c * (i1 + off) + 1]
-        return float(band.max(axis=0).mean()) if band.size else 0.0
-
-    def vline(i: int) -> float:
-        x = c * (i + off)
-        band = vert[c * (j0 + off):c * (j1 + off) + 1, max(x - 1, 0):x + 2]
-        return float(band.max(axis=1).mean()) if band.size else 0.0
+    # Each line's band taken at once: the maximum over it at every pixel (the masks hold 0
+    # and 1 only, so every mean below is exact, whatever the order it is summed in).
+    across = 2 * band + 1
+    hmax = cv2.dilate(horiz, np.ones((across, 1), np.uint8))
+    vmax = cv2.dilate(vert, np.ones((1, across), np.uint8))
+    xs = c * (np.arange(i0, i1 + 1) + off)
+    ys = c * (np.arange(j0, j1 + 1) + off)
+    rows = hmax[c * (np.arange(j0 - 1, j1 + 2) + off), xs[0]:xs[-1] + 1].mean(axis=1)
+    cols = vmax[ys[0]:ys[-1] + 1, c * (np.arange(i0 - 1, i1 + 2) + off)].mean(axis=0)
 
     def row_gap(j: int) -> float:  # columns between row lines j and j+1
         y0, y1 = c * (j + off) + clear, c * (j + 1 + off) - clear
-        xs = [c * (i + off) for i in range(i0, i1 + 1)]
         if y0 < 0 or y1 > vert.shape[0]:
             return 0.0
-        return float(np.mean([vert[y0:y1, max(x - 1, 0):x + 2].max(axis=1).mean() for x in xs]))
+        return float(np.mean(vmax[y0:y1, xs].mean(axis=0)))
 
     def col_gap(i: int) -> float:
         x0, x1 = c * (i + off) + clear, c * (i + 1 + off) - clear
-        ys = [c * (j + off) for j in range(j0, j1 + 1)]
         if x0 < 0 or x1 > horiz.shape[1]:
             return 0.0
-        return float(np.mean([horiz[max(y - 1, 0):y + 2, x0:x1].max(axis=0).mean() for y in ys]))
+        return float(np.mean(hmax[ys, x0:x1].mean(axis=1)))
 
-    rows = np.array([hline(j) for j in range(j0 - 1, j1 + 2)])
-    cols = np.array([vline(i) for i in range(i0 - 1, i1 + 2)])
     rgaps = np.array([row_gap(j) for j in range(j0 - 1, j1 + 1)])
     cgaps = np.array([col_gap(i) for i in range(i0 - 1, i1 + 1)])
     return rows, cols, rgaps, cgaps
@@ -140,7 +153,7 @@ def grow(gray: np.ndarray, fit: GridFit, size: int | None, sizes: tuple[int, ...
                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
         horiz, vert = straight_parts(line_mask(rect, cfg), int(cfg.grow_straight * c))
         rows, cols, rgaps, cgaps = _evidence(horiz, vert, c, off, 0, i1 - i0, 0, j1 - j0,
-                                             int(cfg.gap_clear * c))
+                                             int(cfg.gap_clear * c), cfg.evidence_band)
         r_ref = max(float(np.median(rows[1:-1])), 1e-6)
         c_ref = max(float(np.median(cols[1:-1])), 1e-6)
         rg_ref = max(float(np.median(rgaps[1:-1])), 1e-6)

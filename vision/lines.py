@@ -11,6 +11,8 @@ the net of lines gives no grid it trusts).
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
@@ -24,8 +26,13 @@ def segments(gray: np.ndarray, cfg: LocateConfig) -> np.ndarray:
     if found is None:
         return np.zeros((0, 4))
     s = found.reshape(-1, 4).astype(np.float64)
-    length = np.hypot(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1])
-    out: np.ndarray = s[length >= cfg.segment_min * max(gray.shape)]
+    out: np.ndarray = s[_lengths(s) >= cfg.segment_min * max(gray.shape)]
+    return out
+
+
+def _lengths(s: np.ndarray) -> np.ndarray:
+    """The lengths (n,) of the segments ``s`` (n, 4)."""
+    out: np.ndarray = np.hypot(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1])
     return out
 
 
@@ -42,12 +49,38 @@ def heading_to(s: np.ndarray, vp: np.ndarray, tolerance: float) -> np.ndarray:
     """Which segments point at the homogeneous point ``vp`` within ``tolerance`` radians
     (a point at infinity is a direction) from at least half their own length away: the
     corner where two edges of the board meet lies on both, and is no vanishing point."""
-    mid = (s[:, :2] + s[:, 2:]) / 2
-    d = s[:, 2:] - s[:, :2]
-    length = np.linalg.norm(d, axis=1)
-    d = d / length[:, None]
+    return _heading(_Segments.of(s), vp, tolerance)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Segments:
+    """Segments (n, 4) as `heading_to` weighs them: their middles (n, 2), unit directions
+    (n, 2) and lengths (n,), worked out once for the many points tried."""
+
+    mid: np.ndarray
+    d: np.ndarray
+    length: np.ndarray
+
+    @staticmethod
+    def of(s: np.ndarray) -> _Segments:
+        """The segments ``s`` (n, 4), ``x0, y0, x1, y1`` rows, so worked out."""
+        d = s[:, 2:] - s[:, :2]
+        length = np.linalg.norm(d, axis=1)
+        return _Segments((s[:, :2] + s[:, 2:]) / 2, d / length[:, None], length)
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The cross product of two 3-vectors, as `np.cross` works it out (the same products
+    and differences), without its overhead on vectors this small."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                     a[0] * b[1] - a[1] * b[0]])
+
+
+def _heading(segs: _Segments, vp: np.ndarray, tolerance: float) -> np.ndarray:
+    """`heading_to` for segments worked out beforehand."""
+    mid, d, length, n = segs.mid, segs.d, segs.length, len(segs.length)
     finite = abs(vp[2]) >= 1e-12
-    to = vp[:2] / vp[2] - mid if finite else np.tile(vp[:2], (len(s), 1))
+    to = vp[:2] / vp[2] - mid if finite else np.tile(vp[:2], (n, 1))
     along = np.abs((to * d).sum(axis=1))
     to = to / (np.linalg.norm(to, axis=1, keepdims=True) + 1e-12)
     out: np.ndarray = np.abs(d[:, 0] * to[:, 1] - d[:, 1] * to[:, 0]) < np.sin(tolerance)
@@ -64,17 +97,18 @@ def vanishing_point(s: np.ndarray, weight: np.ndarray, rng: np.random.Generator,
     if len(s) < 2:
         return None
     lines = _through(s)
+    segs = _Segments.of(s)
     tol = np.radians(cfg.vanishing_tolerance)
     p = weight / weight.sum()
     best: tuple[float, np.ndarray, np.ndarray] | None = None
     for _ in range(cfg.vanishing_trials):
         i, j = rng.choice(len(s), 2, replace=False, p=p)
-        vp = np.cross(lines[i], lines[j])
+        vp = _cross(lines[i], lines[j])
         norm = float(np.linalg.norm(vp))
         if norm < 1e-12:
             continue
         vp = vp / norm
-        agree = heading_to(s, vp, tol)
+        agree = _heading(segs, vp, tol)
         score = float(weight[agree].sum())
         if best is None or score > best[0]:
             best = (score, vp, agree)
@@ -84,7 +118,7 @@ def vanishing_point(s: np.ndarray, weight: np.ndarray, rng: np.random.Generator,
     # The point nearest (in the weighted least-squares sense) all lines that agree.
     _, vectors = np.linalg.eigh((lines[agree] * weight[agree, None]).T @ lines[agree])
     refined = vectors[:, 0]
-    again = heading_to(s, refined, tol)
+    again = _heading(segs, refined, tol)
     if float(weight[again].sum()) >= score:
         return refined, again
     return vp, agree
@@ -98,12 +132,12 @@ def board_outline(gray: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
     outer lines lie on it or up to a cell and a bit inside it."""
     h, w = gray.shape
     s = segments(gray, cfg)
-    if len(s) < 8:
+    if len(s) < cfg.segments_min:
         return None
     # Coordinates around the image centre, in half the longer side: well conditioned.
     centre, half = np.array([w / 2, h / 2]), max(w, h) / 2
     sn = np.c_[(s[:, :2] - centre) / half, (s[:, 2:] - centre) / half]
-    weight = np.hypot(sn[:, 2] - sn[:, 0], sn[:, 3] - sn[:, 1])
+    weight = _lengths(sn)
     rng = np.random.default_rng(0)  # a photo gives the same outline every time
     first = vanishing_point(sn, weight, rng, cfg)
     if first is None:
@@ -128,7 +162,7 @@ def board_outline(gray: np.ndarray, cfg: LocateConfig) -> np.ndarray | None:
     to_affine = np.array([[1, 0, 0], [0, 1, 0], horizon], dtype=np.float64)
     d1, d2 = (to_affine @ v1)[:2], (to_affine @ v2)[:2]
     basis = np.c_[d2 / np.linalg.norm(d2), d1 / np.linalg.norm(d1)]
-    if abs(np.linalg.det(basis)) < 0.2:  # the families hardly differ in direction
+    if abs(np.linalg.det(basis)) < cfg.families_apart:  # hardly differ in direction
         return None
     axes = np.eye(3)
     axes[:2, :2] = np.linalg.inv(basis)

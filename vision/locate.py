@@ -37,20 +37,25 @@ from .outline import outlines, stone_bounds, stone_profiles
 from .stone_lattice import BlackStones, dark_centres, stone_starts
 
 
-def to_gray(image: np.ndarray) -> np.ndarray:
-    """A uint8 grey image from a BGR, BGRA or grey ``image``; raises ValueError on others."""
+def check_image(image: np.ndarray) -> None:
+    """Raises ValueError unless ``image`` is a uint8 BGR, BGRA or grey image."""
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
         raise ValueError(f"expected an image array (H, W[, 3]), got {type(image).__name__}"
                          f" {getattr(image, 'shape', '')}")
     if image.dtype != np.uint8:
         raise ValueError(f"expected an 8-bit image, got dtype {image.dtype}")
+    if image.ndim == 3 and image.shape[2] not in (3, 4):
+        raise ValueError(f"expected 1, 3 or 4 channels, got {image.shape[2]}")
+
+
+def to_gray(image: np.ndarray) -> np.ndarray:
+    """A uint8 grey image from a BGR, BGRA or grey ``image``; raises ValueError on others."""
+    check_image(image)
     if image.ndim == 2:
         return image
     if image.shape[2] == 3:
         return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    if image.shape[2] == 4:
-        return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
-    raise ValueError(f"expected 1, 3 or 4 channels, got {image.shape[2]}")
+    return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
 
 
 def working_image(gray: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -229,18 +234,26 @@ def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int,
     return h
 
 
+def working(image: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray]:
+    """`working_image` of ``image`` in grey: the picture the grid is looked for in, and
+    the map from its pixels to ``image``'s. Raises ValueError when ``image`` is not an
+    image."""
+    return working_image(to_gray(image), cfg)
+
+
 def locate(image: np.ndarray, size: int | None = None,
-           config: VisionConfig = VISION) -> GridFit:
+           config: VisionConfig = VISION, *,
+           work: tuple[np.ndarray, np.ndarray] | None = None) -> GridFit:
     """The grid of the Go board in ``image`` (BGR or grey, uint8), in its own pixels.
 
     ``size`` (one of ``config.sizes``) skips the size decision; ``config`` is handed to
-    every stage. Raises BoardNotFound with the reason when no grid is found, ValueError when
-    ``image`` is not an image or ``size`` not a board size."""
+    every stage; ``work``, where given, is ``working(image, config.locate)`` already made.
+    Raises BoardNotFound with the reason when no grid is found, ValueError when ``image``
+    is not an image or ``size`` not a board size."""
     if size is not None and size not in config.sizes:
         raise ValueError(f"board size must be one of {config.sizes}, got {size!r}")
     cfg = config.locate
-    gray = to_gray(image)
-    small, to_full = working_image(gray, cfg)
+    small, to_full = working(image, cfg) if work is None else work
     net = _net(small, cfg)
     fit = None if net is None else \
         _fit_from(small, outer_quad(net, cfg), size, size, config, cfg.net_reach)

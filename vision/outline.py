@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from .config import OUTLINE, OutlineConfig
+from .quad import quad_around
 
 
 @dataclasses.dataclass(frozen=True)
@@ -175,22 +176,6 @@ def slab(mask: np.ndarray, cfg: OutlineConfig = OUTLINE) -> np.ndarray | None:
     return out
 
 
-def _first_quad(points: np.ndarray) -> np.ndarray:
-    """Four corners (4, 2) around ``points`` (k, 2): their convex hull simplified to four
-    vertices, or the hull's extreme points along the two diagonals."""
-    hull = cv2.convexHull(points.astype(np.float32))
-    peri = cv2.arcLength(hull, True)
-    for eps in np.linspace(0.01, 0.2, 20):
-        approx = cv2.approxPolyDP(hull, eps * peri, True)
-        if len(approx) == 4:
-            return approx.reshape(4, 2).astype(np.float64)
-        if len(approx) < 4:
-            break
-    p = hull.reshape(-1, 2).astype(np.float64)
-    s, d = p[:, 0] + p[:, 1], p[:, 0] - p[:, 1]
-    return np.array([p[np.argmin(s)], p[np.argmax(d)], p[np.argmax(s)], p[np.argmin(d)]])
-
-
 def _line(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The homogeneous line through 2-points ``a`` and ``b``, normalised on its normal."""
     normal = np.array([a[1] - b[1], b[0] - a[0]], dtype=np.float64)
@@ -235,7 +220,7 @@ def edges(mask: np.ndarray, cfg: OutlineConfig = OUTLINE) -> Outline | None:
     if not contours:
         return None
     boundary = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
-    first = _first_quad(boundary)
+    first = quad_around(boundary.astype(np.float32), (0.01, 0.2, 20))
     inside = ((boundary[:, 0] > 1) & (boundary[:, 0] < w - 2)
               & (boundary[:, 1] > 1) & (boundary[:, 1] < h - 2))
     lines, seen = [], []

@@ -14,7 +14,7 @@ from .calibration import calibrate
 from .config import VISION, LocateConfig, OutlineConfig, StoneConfig, VisionConfig
 from .grid import GridFit
 from .grid_score import BoardDoubts, board_doubts, trusted
-from .locate import locate, to_gray, working_image
+from .locate import locate, working
 from .stones import read_stones
 
 
@@ -72,16 +72,16 @@ def read_board(image: np.ndarray, size: int | None = None, *,
     for its parts. Raises vision.BoardNotFound (with the reason) when there is no board to
     read, ValueError when ``image`` is not an image."""
     t0 = time.perf_counter()
-    gray = to_gray(image)  # validates the input before any work
     config = dataclasses.replace(config, locate=locate_cfg or config.locate,
                                  stones=stone_cfg or config.stones,
                                  outline=outline_cfg or config.outline)
-    fit = locate(image, size, config)
+    work = working(image, config.locate)  # validates the input before any work
+    fit = locate(image, size, config, work=work)
     t1 = time.perf_counter()
     labels, conf = read_stones(image, fit.homography, fit.size, config.stones)
     t2 = time.perf_counter()
     n = fit.size
-    small, to_full = working_image(gray, config.locate)
+    small, to_full = work
     doubts = board_doubts(small, GridFit(np.linalg.inv(to_full) @ fit.homography, n,
                                          fit.confidence), config.locate)
     conf, board_confidence = calibrate(config.stones.calibration, labels, conf, fit.homography,

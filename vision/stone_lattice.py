@@ -125,13 +125,15 @@ def _stone_shape(lone: np.ndarray, cfg: LocateConfig) -> _StoneShape:
     minor = lone[:, 2]
     typical = float(np.median(minor))
     flat = np.array([0.0, 0.0, typical])  # one size all over
-    near_typical = np.abs(minor - typical) <= 0.4 * typical  # bowls and lids are no stones
+    # Bowls and lids are no stones.
+    near_typical = np.abs(minor - typical) <= cfg.stone_size_spread * typical
     coef, agree = flat, near_typical
+    rounds, within = cfg.stone_size_fit
     if agree.sum() >= cfg.stone_shape_min:  # enough to tell how the size changes
-        for _ in range(3):
+        for _ in range(rounds):
             coef, *_ = np.linalg.lstsq(xy1[agree], minor[agree], rcond=None)
             expect = xy1 @ coef
-            agree = np.abs(minor - expect) <= 0.2 * np.abs(expect)
+            agree = np.abs(minor - expect) <= within * np.abs(expect)
             if agree.sum() < cfg.stone_shape_min:
                 coef, agree = flat, near_typical
                 break
@@ -154,22 +156,24 @@ def dark_centres(gray: np.ndarray, cfg: LocateConfig) -> BlackStones | None:
 
     A centre is a peak of the distance to the nearest non-dark pixel between
     ``cfg.stone_peak`` times the stones' minor and major semi-axis there (the lone stones
-    tell how they change across the photo), and no nearer a stronger peak than 1.2 of the
-    major one, measured with the stones' ellipses made round: so stones touching in a wall
+    tell how they change across the photo), and no nearer a stronger peak than
+    ``cfg.stone_centres_apart`` of the major one, measured with the stones' ellipses made round: so stones touching in a wall
     each give one, near or far."""
-    blur = cv2.GaussianBlur(gray, (0, 0), 1.0)
-    low, _ = three_class_thresholds(cv2.resize(blur, None, fx=0.25, fy=0.25,
+    blur = cv2.GaussianBlur(gray, (0, 0), cfg.stone_blur)
+    scale = cfg.stone_histogram_scale
+    low, _ = three_class_thresholds(cv2.resize(blur, None, fx=scale, fy=scale,
                                                interpolation=cv2.INTER_AREA))
     dark = cv2.morphologyEx(np.where(blur <= low, 255, 0).astype(np.uint8), cv2.MORPH_OPEN,
-                            _disc(2))
+                            _disc(cfg.stone_open))
     # A highlight on a stone's shell is still the stone (a hole far smaller than a stone).
     dark = _fill_holes(dark, cfg.stone_highlight * dark.size)
     lone = _lone_stones(dark, cfg)
     if len(lone) < cfg.stone_min_round:
         return None
     shape = _stone_shape(lone, cfg)
-    dist = cv2.distanceTransform(dark, cv2.DIST_L2, 5)
-    ys, xs = np.nonzero((dist >= cv2.dilate(dist, _disc(3))) & (dist >= 4.0))
+    dist = cv2.distanceTransform(dark, cv2.DIST_L2, cv2.DIST_MASK_5)
+    ys, xs = np.nonzero((dist >= cv2.dilate(dist, _disc(cfg.stone_peak_window)))
+                        & (dist >= cfg.stone_peak_depth))
     semi = shape.minor_at(xs, ys)
     major = shape.aspect * semi
     depth = dist[ys, xs]
@@ -182,7 +186,7 @@ def dark_centres(gray: np.ndarray, cfg: LocateConfig) -> BlackStones | None:
     peak = (depth >= lo * semi) & (depth < hi * major) & dark_enough
     order = np.argsort(-depth[peak], kind="stable")
     candidates = np.c_[xs[peak][order], ys[peak][order]].astype(np.float64)
-    apart = 1.2 * major[peak][order]
+    apart = cfg.stone_centres_apart * major[peak][order]
     rounded = candidates @ shape.rounding.T
     kept: list[int] = []
     for k, p in enumerate(rounded):
@@ -196,19 +200,22 @@ def dark_centres(gray: np.ndarray, cfg: LocateConfig) -> BlackStones | None:
 def lattice_axes(points: np.ndarray, cell: float,
                  cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray] | None:
     """The lattice's two steps (2-vectors, in pixels) among ``points`` about ``cell`` px
-    apart, ordered so that their cross product is positive; None if fewer than six pairs
-    of neighbours, or if they all take one direction.
+    apart, ordered so that their cross product is positive; None if fewer than
+    ``cfg.stone_min_count`` pairs of neighbours (``cfg.stone_neighbour``), or if they all
+    take one direction.
 
     Each step is the median displacement of the neighbour pairs in one of the two
     directions most pairs take (at least ``cfg.stone_axes_apart`` degrees apart)."""
     d = points[None, :, :] - points[:, None, :]
     dist = np.hypot(d[..., 0], d[..., 1])
-    pairs = d[(dist > 0.75 * cell) & (dist < 1.35 * cell)]
-    if len(pairs) < 6:
+    lo, hi = cfg.stone_neighbour
+    pairs = d[(dist > lo * cell) & (dist < hi * cell)]
+    if len(pairs) < cfg.stone_min_count:
         return None
     angle = np.degrees(np.arctan2(pairs[:, 1], pairs[:, 0])) % 180.0
     hist = np.bincount(np.round(angle).astype(int) % 180, minlength=180).astype(np.float64)
-    smooth = np.convolve(np.r_[hist[-3:], hist, hist[:3]], np.ones(7), "valid")
+    w, near_axis = cfg.stone_axis_window
+    smooth = np.convolve(np.r_[hist[-w:], hist, hist[:w]], np.ones(2 * w + 1), "valid")
     deg = np.arange(180)
     apart = np.abs(deg[:, None] - deg[None, :])
     apart = np.minimum(apart, 180 - apart)
@@ -216,7 +223,7 @@ def lattice_axes(points: np.ndarray, cell: float,
     steps = []
     for a in np.unravel_index(int(np.argmax(both)), both.shape):
         off = np.abs(angle - a)
-        near = pairs[np.minimum(off, 180.0 - off) < 12.0]
+        near = pairs[np.minimum(off, 180.0 - off) < near_axis]
         if not len(near):
             return None  # the pairs all take one direction: no second axis
         along = np.array([np.cos(np.radians(a)), np.sin(np.radians(a))])
@@ -243,11 +250,11 @@ def _nearest_points(h: np.ndarray, points: np.ndarray,
     return qi, np.abs(q - qi).max(axis=1)
 
 
-def _step_along(offsets: np.ndarray, axis: np.ndarray) -> np.ndarray:
-    """The median of ``offsets`` (k, 2) within 15 degrees of ``axis`` either way, turned to
-    point along it; ``axis`` itself if none is."""
+def _step_along(offsets: np.ndarray, axis: np.ndarray, turn: float) -> np.ndarray:
+    """The median of ``offsets`` (k, 2) within ``turn`` degrees of ``axis`` either way,
+    turned to point along it; ``axis`` itself if none is."""
     cos = offsets @ axis / (np.hypot(*axis) * np.hypot(offsets[:, 0], offsets[:, 1]) + 1e-12)
-    along = np.abs(cos) > np.cos(np.radians(15.0))
+    along = np.abs(cos) > np.cos(np.radians(turn))
     if not along.any():
         return axis
     out: np.ndarray = np.median(offsets[along] * np.sign(cos[along])[:, None], axis=0)
@@ -258,7 +265,7 @@ def lattice_through(points: np.ndarray, axes: tuple[np.ndarray, np.ndarray],
                     cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray] | None:
     """The homography (3, 3) from lattice (i, j) to pixels through ``points``, and the
     integer lattice coordinates (m, 2) of those of them it fits within
-    ``cfg.stone_fit_residual`` cell; None if fewer than six fit.
+    ``cfg.stone_fit_residual`` cell; None if fewer than ``cfg.stone_min_count`` fit.
 
     It starts at the point with the most neighbours, with its neighbours' steps along
     ``axes``, and is refitted as the points within a growing number of cells are taken in
@@ -272,7 +279,7 @@ def lattice_through(points: np.ndarray, axes: tuple[np.ndarray, np.ndarray],
     and all the most crowded may lie there, where a lattice is easily misnumbered."""
     cell = float(np.hypot(*axes[0]) + np.hypot(*axes[1])) / 2.0
     d = np.hypot(*(points[None] - points[:, None]).transpose(2, 0, 1))
-    crowd = (d < 3.2 * cell).sum(axis=1)
+    crowd = (d < cfg.stone_crowd * cell).sum(axis=1)
     order = np.argsort(-crowd, kind="stable")
     seeds = [int(k) for k in order[:cfg.stone_seeds]]
     more, apart = cfg.stone_seeds_apart
@@ -295,19 +302,20 @@ def _lattice_from(points: np.ndarray, k: int, axes: tuple[np.ndarray, np.ndarray
     """`lattice_through` started at ``points[k]``, ``dist`` px from each of the points."""
     seed = points[k]
     # Under perspective the steps at the seed differ from the median: take its neighbours'.
-    near = points[(dist > 0.75 * cell) & (dist < 1.35 * cell)] - seed
-    u, v = (_step_along(near, axis) for axis in axes)
+    lo, hi = cfg.stone_neighbour
+    near = points[(dist > lo * cell) & (dist < hi * cell)] - seed
+    u, v = (_step_along(near, axis, cfg.stone_step_turn) for axis in axes)
     h = np.array([[u[0], v[0], seed[0]], [u[1], v[1], seed[1]], [0.0, 0.0, 1.0]])
     for reach in cfg.stone_reach:
         if abs(np.linalg.det(h)) < 1e-9 * cell ** 2:
             return None  # the steps (or the points fitted) fell on one line: no lattice
         qi, off = _nearest_points(h, points)
-        ok = (off < 0.25) & (np.abs(qi).max(axis=1) <= reach)
-        if ok.sum() < 6:
-            if reach < 3:
+        ok = (off < cfg.stone_grow_residual) & (np.abs(qi).max(axis=1) <= reach)
+        if ok.sum() < cfg.stone_min_count:
+            if reach < cfg.stone_widen_below:
                 continue  # too few stones next to the seed: start a little wider
             return None
-        if reach <= 4.5:  # too near to learn perspective from: an affine map
+        if reach <= cfg.stone_affine_reach:  # too near to learn perspective from: affine
             design = np.c_[qi[ok], np.ones(int(ok.sum()))]
             affine, *_ = np.linalg.lstsq(design, points[ok], rcond=None)
             h = np.r_[affine.T, [[0.0, 0.0, 1.0]]]
@@ -320,7 +328,7 @@ def _lattice_from(points: np.ndarray, k: int, axes: tuple[np.ndarray, np.ndarray
         return None
     qi, off = _nearest_points(h, points)
     fits = off < cfg.stone_fit_residual
-    if fits.sum() < 6:
+    if fits.sum() < cfg.stone_min_count:
         return None
     return h, qi[fits].astype(int)
 
@@ -351,16 +359,18 @@ def _dense_windows(coords: np.ndarray, n: int, slack: int, most: int) -> list[np
     return out
 
 
-def _cell(points: np.ndarray, radius: float) -> float:
+def _cell(points: np.ndarray, radius: float, cfg: LocateConfig) -> float:
     """The lattice's spacing (px) among stone centres ``points`` of about ``radius`` px:
-    the median distance from a stone to its nearest neighbour, among those 1.6 to 3.2
-    radii away (stones on adjacent points; a stone's size alone, read off a threshold,
-    may be a quarter short), or 2.1 radii if there are too few such pairs."""
+    the median distance from a stone to its nearest neighbour, among those
+    ``cfg.stone_adjacent`` radii away, or its third figure times the radius if there are
+    fewer than ``cfg.stone_min_count`` such pairs."""
     d = np.hypot(*(points[None] - points[:, None]).transpose(2, 0, 1))
     np.fill_diagonal(d, np.inf)
     nearest = d.min(axis=1)
-    adjacent = nearest[(nearest >= 1.6 * radius) & (nearest <= 3.2 * radius)]
-    return float(np.median(adjacent)) if len(adjacent) >= 6 else 2.1 * radius
+    lo, hi, guess = cfg.stone_adjacent
+    adjacent = nearest[(nearest >= lo * radius) & (nearest <= hi * radius)]
+    return float(np.median(adjacent)) if len(adjacent) >= cfg.stone_min_count \
+        else guess * radius
 
 
 def stone_starts(stones: BlackStones, size: int | None, sizes: tuple[int, ...],
@@ -377,7 +387,7 @@ def stone_starts(stones: BlackStones, size: int | None, sizes: tuple[int, ...],
     the board ends), else one square around them, centred on them."""
     points = stones.centres @ stones.rounding.T
     radius = stones.radius * float(np.sqrt(abs(np.linalg.det(stones.rounding))))
-    axes = lattice_axes(points, _cell(points, radius), cfg)
+    axes = lattice_axes(points, _cell(points, radius, cfg), cfg)
     if axes is None:
         return []
     through = lattice_through(points, axes, cfg)
@@ -391,7 +401,7 @@ def stone_starts(stones: BlackStones, size: int | None, sizes: tuple[int, ...],
                                  cfg.stone_windows):
         (i0, j0), (i1, j1) = fitted[inside].min(axis=0), fitted[inside].max(axis=0)
         span = int(max(i1 - i0, j1 - j0))
-        if span < 4:
+        if span < cfg.stone_min_span:
             continue
         lines = size or min((n for n in sizes if n > span), default=span + 1)
         free_i, free_j = lines - (i1 - i0), lines - (j1 - j0)
@@ -427,7 +437,8 @@ def stones_reach(points: np.ndarray, homography: np.ndarray, size: int,
     qi, off = _nearest_points(homography, points, lift)
     lattice = off < cfg.stone_fit_residual
     on = lattice & (qi >= 0).all(axis=1) & (qi <= size - 1).all(axis=1)
-    if on.mean() <= 0.5:
+    most, fewer = cfg.stone_on_share
+    if on.mean() <= most:
         return 0.0, reached  # most stones off its points: a grid the stones do not follow
     for axis in (0, 1):
         along = qi[:, 1 - axis]
@@ -435,6 +446,6 @@ def stones_reach(points: np.ndarray, homography: np.ndarray, size: int,
         for end, (edge, beyond) in enumerate(((0, -1), (size - 1, size))):
             on_edge = int((beside & (qi[:, axis] == edge)).sum())
             reached[axis, end] = on_edge > 0
-            if on_edge and 2 * int((beside & (qi[:, axis] == beyond)).sum()) >= on_edge:
+            if on_edge and int((beside & (qi[:, axis] == beyond)).sum()) >= fewer * on_edge:
                 return 0.0, reached  # the lattice goes on past it
     return float(on.mean()), reached

@@ -505,3 +505,16 @@ def test_a_crowded_board_seen_steeply_is_found_from_its_stones(lines: int, tilt:
     fit = locate(shot.image)
     assert fit.size == lines and fit.confidence >= 0.4
     assert _cell_error(fit.corners, shot.corners, lines) < 0.15
+
+
+def test_the_caller_s_stone_thresholds_reach_the_lattice_fit() -> None:
+    # 60 stones on a square lattice 30 px a step: a lattice by the defaults; none when the
+    # caller asks for more neighbour pairs than there are, or numbers no stone off its point.
+    rng = np.random.default_rng(8)
+    lattice = grid.lattice(13)[rng.choice(169, 60, replace=False)]
+    points = 40.0 + 30.0 * lattice + rng.normal(0, 0.5, (60, 2))
+    axes = lattice_axes(points, 30.0, LOCATE)
+    assert axes is not None and lattice_through(points, axes, LOCATE) is not None
+    assert lattice_axes(points, 30.0, dataclasses.replace(LOCATE, stone_min_count=1000)) is None
+    assert lattice_through(points, axes,
+                           dataclasses.replace(LOCATE, stone_grow_residual=0.0)) is None
