@@ -12,6 +12,8 @@ from rules import Observation, Position
 from . import grid
 from .calibration import calibrate
 from .config import VISION, LocateConfig, OutlineConfig, StoneConfig, VisionConfig
+from .errors import BoardNotFound
+from .illuminant import neutral_gray
 from .locate import locate, to_gray
 from .stones import read_stones
 
@@ -67,7 +69,15 @@ def read_board(image: np.ndarray, size: int | None = None, *,
     config = dataclasses.replace(config, locate=locate_cfg or config.locate,
                                  stones=stone_cfg or config.stones,
                                  outline=outline_cfg or config.outline)
-    fit = locate(image, size, config)
+    try:
+        fit = locate(image, size, config)
+    except BoardNotFound as lost:
+        # No board in the picture as taken: look again under a neutral light (a lamp's
+        # cast or an exposure that clipped the channels the lines were in taken out).
+        try:
+            fit = locate(neutral_gray(image, config.light), size, config)
+        except BoardNotFound:
+            raise lost from None
     t1 = time.perf_counter()
     labels, conf = read_stones(image, fit.homography, fit.size, config.stones)
     t2 = time.perf_counter()
