@@ -6,7 +6,8 @@ given by hand, decide its size, and read every intersection.
 
 Stages, one module each: `locate` (grid and homography: it gathers grid candidates from
 `grid_candidates`, `lines`, `stone_lattice` and `outline`, scores them with `grid_score`,
-refines them with `grid_refine` and keeps the best), `stones` (intersections),
+refines them with `grid_refine` and keeps the best), `illuminant` (the grey `read_board`
+looks in again when a lamp or too bright an exposure hid the board), `stones` (intersections),
 `reading` (the API), `synth` (rendered boards with exact ground truth, for tests),
 `overlay` (the picture a user checks). Thresholds live in `config`.
 """

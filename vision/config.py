@@ -586,6 +586,25 @@ class OutlineConfig:
 
 
 @dataclasses.dataclass(frozen=True)
+class LightConfig:
+    """How the picture is seen under a neutral light when no board is found in it as taken
+    (`vision.illuminant`: a coloured lamp or too bright an exposure clips channels)."""
+
+    clip_level: int = 254
+    """A channel value at or above this is at the sensor's ceiling (255, or 254 where JPEG
+    rounding leaves it): it carries no contrast, whatever lies under it."""
+    white_percentile: float = 99.5
+    """The lamp's gain per channel is read off this percentile of the channel: the
+    brightest surfaces (white stones, the wood's highlights), which a neutral light shows
+    white, but not the few pixels of a specular glint or a speck of noise (the top 0.5%)."""
+    stretch_percentiles: tuple[float, float] = (0.5, 99.5)
+    """The neutral grey is stretched so that these percentiles of it become 0 and 255: the
+    picture's own darkest and brightest surfaces (black and white stones) span the range
+    a well-exposed photo has, whatever the lamp took away; the extreme 0.5% each side
+    (specks, glints) do not set the range."""
+
+
+@dataclasses.dataclass(frozen=True)
 class VisionConfig:
     """Every threshold of the reader, one config per stage, handed explicitly from
     `vision.read_board` (or `vision.locate`) down to every stage: a caller's config reaches
@@ -600,10 +619,13 @@ class VisionConfig:
     that vouch for a grid (`vision.grid_score.vouched`)."""
     sizes: tuple[int, ...] = SIZES
     """The board sizes decided between."""
+    light: LightConfig = LightConfig()
+    """Seeing the picture under a neutral light (`vision.illuminant`)."""
 
 
 LOCATE = LocateConfig()
 STONES = StoneConfig()
 OUTLINE = OutlineConfig()
-VISION = VisionConfig(LOCATE, OUTLINE, STONES, SIZES)
+LIGHT = LightConfig()
+VISION = VisionConfig(LOCATE, OUTLINE, STONES, SIZES, LIGHT)
 """The defaults, for the public entries (`vision.read_board`, `vision.locate`) only."""

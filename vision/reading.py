@@ -12,8 +12,10 @@ from rules import Observation, Position
 from . import grid
 from .calibration import calibrate
 from .config import VISION, LocateConfig, OutlineConfig, StoneConfig, VisionConfig
+from .errors import BoardNotFound
 from .grid import GridFit
 from .grid_score import BoardDoubts, board_doubts, trusted
+from .illuminant import neutral_gray
 from .locate import locate, working
 from .stones import read_stones
 
@@ -76,7 +78,17 @@ def read_board(image: np.ndarray, size: int | None = None, *,
                                  stones=stone_cfg or config.stones,
                                  outline=outline_cfg or config.outline)
     work = working(image, config.locate)  # validates the input before any work
-    fit = locate(image, size, config, work=work)
+    try:
+        fit = locate(image, size, config, work=work)
+    except BoardNotFound as lost:
+        # No board in the picture as taken: look again under a neutral light (a lamp's
+        # cast or an exposure that clipped the channels the lines were in taken out).
+        neutral = neutral_gray(image, config.light)
+        work = working(neutral, config.locate)
+        try:
+            fit = locate(neutral, size, config, work=work)
+        except BoardNotFound:
+            raise lost from None
     t1 = time.perf_counter()
     labels, conf = read_stones(image, fit.homography, fit.size, config.stones)
     t2 = time.perf_counter()

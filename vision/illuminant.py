@@ -1,0 +1,97 @@
+"""The picture seen under a neutral light: a coloured lamp or an exposure too bright taken out
+before the board is looked for again.
+
+A lamp multiplies each colour channel by its own gain. Where a gain lifts a channel past the
+sensor's ceiling that channel is clipped: flat at 255 over the wood, the grid lines gone
+from it. A grey made with the fixed weights of a white light (BT.601) still counts the
+clipped channels, so the lines' contrast in it falls to what the unclipped channels give,
+weighted down (a magenta lamp clips red and blue and leaves the lines in green alone, at
+0.587 of their weight), and a threshold in grey levels no longer sees them. What a person's
+eye does instead, step by step, each a function of its own:
+
+1. `clipped_share`: how much of the picture each channel has lost to the ceiling.
+2. `white_gains`: the lamp's gain per channel, estimated from the brightest surfaces
+   (white patch: white stones and the wood's highlights are white under a neutral light).
+3. `channel_weights`: each channel weighted by what it holds: its share of a white light's
+   grey, times the share of the picture it has not clipped.
+4. `neutral_gray`: the channels divided by the lamp's gains, weighted so, and stretched
+   between the picture's own dark and bright percentiles: a grey whose contrast is the
+   picture's, not the lamp's.
+
+Everything is a function of a numpy image and a `LightConfig`; `vision.read_board` looks
+for the board in `neutral_gray` when it finds none in the picture as taken.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .config import LIGHT, LightConfig
+
+LUMA = np.array([0.114, 0.587, 0.299])
+"""BGR weights of a pixel's brightness under a white light (ITU-R BT.601, as OpenCV's grey)."""
+
+
+def _bgr(image: np.ndarray) -> np.ndarray:
+    """``image`` (H, W, 3 or 4) uint8 as its three BGR channels; raises ValueError on others."""
+    if image.ndim != 3 or image.shape[2] not in (3, 4) or image.dtype != np.uint8:
+        raise ValueError(f"expected a uint8 BGR image (H, W, 3), got {image.dtype} "
+                         f"{image.shape}")
+    return image[:, :, :3]
+
+
+def clipped_share(image: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray:
+    """(3,) per BGR channel of ``image`` (uint8, H x W x 3), the share of its pixels at or
+    above ``cfg.clip_level``: what that channel has lost to the sensor's ceiling."""
+    bgr = _bgr(image)
+    out: np.ndarray = (bgr >= cfg.clip_level).reshape(-1, 3).mean(axis=0)
+    return out
+
+
+def white_gains(image: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray:
+    """(3,) the lamp's gain per BGR channel of ``image``, relative to full scale: each
+    channel's ``cfg.white_percentile`` (its brightest surfaces, which a neutral light shows
+    white) over 255. A channel whose brightest surfaces clip has gain 1: its lamp gain is
+    not known beyond that, and dividing by 1 leaves it as it is."""
+    bgr = _bgr(image)
+    top = np.percentile(bgr.reshape(-1, 3), cfg.white_percentile, axis=0)
+    out: np.ndarray = np.maximum(top, 1.0) / 255.0
+    return out
+
+
+def channel_weights(image: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray:
+    """(3,) weights summing to 1 of the BGR channels of ``image`` in `neutral_gray`: each
+    channel's share of a white light's grey (`LUMA`) times the share of the picture it
+    has not clipped (`clipped_share`). An unclipped picture keeps the usual weights; a
+    channel clipped all over (flat, no lines left in it) weighs nothing. If every channel
+    is clipped all over, the usual weights."""
+    w = LUMA * (1.0 - clipped_share(image, cfg))
+    if w.sum() <= 0:
+        return LUMA.copy()
+    out: np.ndarray = w / w.sum()
+    return out
+
+
+def stretch(gray: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray:
+    """``gray`` (float or uint8, any shape) as uint8, its ``cfg.stretch_percentiles`` (low,
+    high) mapped to 0 and 255 and the rest clipped: contrast relative to the picture's own
+    range, as thresholds in grey levels expect of a well-exposed photo. A flat picture
+    (both percentiles equal) is returned as it is."""
+    g = gray.astype(np.float32)
+    lo, hi = np.percentile(g, cfg.stretch_percentiles)
+    if hi - lo < 1.0:
+        return np.clip(g, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip((g - lo) * (255.0 / (hi - lo)), 0, 255).astype(np.uint8)
+    return out
+
+
+def neutral_gray(image: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray:
+    """``image`` (uint8, grey or BGR/BGRA) as a uint8 grey seen under a neutral light:
+    each channel divided by the lamp's gain (`white_gains`), the channels weighted by what
+    they still hold (`channel_weights`), and the result `stretch`-ed to the picture's own
+    range. A grey image is only stretched."""
+    if image.ndim == 2:
+        return stretch(image, cfg)
+    bgr = _bgr(image).astype(np.float32)
+    w = channel_weights(image, cfg) / white_gains(image, cfg)
+    return stretch(bgr @ w.astype(np.float32), cfg)
