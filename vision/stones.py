@@ -642,7 +642,16 @@ def read_stones(image: np.ndarray, homography: np.ndarray, size: int,
     """Labels and confidences (size, size), row 0 at the top, for the grid ``homography``."""
     f = features(image, homography, size, cfg)
     labels, conf = resolve_captured(*classify(f, cfg), cfg.resolve_below)
-    return labels, flat_doubt(f, labels, _doubted(f, labels, conf, cfg), cfg)
+    return labels, doubt(f, labels, conf, cfg)
+
+
+def doubt(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
+          cfg: StoneConfig = STONES) -> np.ndarray:
+    """``confidence`` (size, size) of ``labels`` read from ``f`` lowered wherever other
+    evidence doubts them: the wood nearest a point in the same light tells otherwise
+    (`_doubted`), or a stone read is no disc on its point (`flat_doubt`). The labels stay
+    as read. Every reader of stones (a photo, a watched camera) gives this confidence."""
+    return flat_doubt(f, labels, _doubted(f, labels, confidence, cfg), cfg)
 
 
 def _doubted(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
