@@ -7,7 +7,8 @@ under perspective can reach over the centres beside it, so each point is judged 
 against only the centres no stone read so far touches.
 
 - black: much darker than the local wood;
-- white: lighter than the wood, or far less coloured than it (white on pale wood);
+- white: lighter than the wood, or far less coloured than it (white on pale wood), decided
+  in one place for every path (`_white`);
 - otherwise empty;
 - and whatever its colour, empty where the cross of grid lines plainly shows at the point:
   a stone hides it, a shadow or glare on bare wood does not.
