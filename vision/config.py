@@ -363,6 +363,11 @@ class StoneConfig:
     """A point this much darker than the wood around it (share of wood lightness) is black."""
     white_rise: float = 0.08
     """A point this much lighter than the wood (share of wood lightness) may be white."""
+    white_floor: float = 0.5
+    """A point darker than the wood by this share of `black_drop` is no white stone, whatever
+    else tells (`vision.stones._white`): a white stone is lighter than the wood, or as light
+    in a shade its neighbours share; this far down it is a shadow, or a stone of the other
+    colour caught in light."""
     white_chroma_drop: float = 0.45
     """A point whose chroma falls below this share of the wood's may be white."""
     white_wood_chroma: float = 12.0
@@ -388,6 +393,11 @@ class StoneConfig:
     centre next to a point whose lines are hidden, with under half that chroma, is taken
     to be under a stone too: a white group then no longer serves as its own wood. (Not
     `bare_wood`'s test: wood in less light loses a third of its chroma and fails it.)"""
+    covered_chroma: float = 0.5
+    """On a board whose wood has colour (`wood_colour_min`), a cell centre beside a point
+    whose lines are hidden is taken to be under a stone if its chroma is under this share
+    of the board's most coloured quarter's (black and white stones have 2 to 6, against the
+    stained wood's 20 to 60; wood in less light keeps two thirds of its chroma)."""
     wood_passes: int = 2
     """Times each point is judged again against only the cell centres no stone read so far
     reaches over. On the real photos (with `line_seen`) 0, 1, 2 and 3 passes left 19, 17,
@@ -457,6 +467,20 @@ class StoneConfig:
     """How far (cells) either side of the line joining two points the dark is followed."""
     line_band: float = 0.125
     """Half-width (cells) of the profile taken across a line there."""
+    line_band_min: int = 2
+    """And at least this many px: the profile needs `line_sides` px at each end and one
+    in the middle, however small ``cell``."""
+    line_sides: int = 2
+    """The px at each end of that profile taken as the wood beside the line (a line is 1 to
+    2 px wide at ``cell`` 32, its blur another px either side)."""
+    line_smooth: int = 3
+    """Side (px, odd) of the Gaussian the rectified lightness is blurred with before lines
+    and dark bands are measured in it: a line is 1 to 2 px wide, and no profile should hang
+    on one pixel's noise."""
+    margin_slope: float = 2.0
+    """A reading's confidence is 0.5 + 0.5 tanh(this x its margin), the margin being how
+    far the evidence lies past the threshold in shares of the threshold (`vision.stones._sure`):
+    at the threshold one half, a threshold's width past it 0.98."""
     line_seen: float = 0.06
     """A cross of lines whose weaker line is this much darker than the wood beside it (share
     of the board's wood lightness) is plainly seen: nothing stands on the point, whatever

@@ -7,7 +7,8 @@ under perspective can reach over the centres beside it, so each point is judged 
 against only the centres no stone read so far touches.
 
 - black: much darker than the local wood;
-- white: lighter than the wood, or far less coloured than it (white on pale wood);
+- white: lighter than the wood, or far less coloured than it (white on pale wood), decided
+  in one place for every path (`_white`);
 - otherwise empty;
 - and whatever its colour, empty where the cross of grid lines plainly shows at the point:
   a stone hides it, a shadow or glare on bare wood does not.
@@ -118,13 +119,13 @@ def _arm_profiles(light: np.ndarray, size: int,
     each (points, profile length)."""
     c = cfg.cell
     lo, hi = int(round(cfg.line_arm[0] * c)), int(round(cfg.line_arm[1] * c))
-    band = max(2, int(round(cfg.line_band * c)))
+    band = max(cfg.line_band_min, int(round(cfg.line_band * c)))
     arm = np.arange(lo, hi + 1)
     across = np.arange(-band, band + 1)
     lat = grid.lattice(size)
     x0 = (c * (lat[:, 0] + 1)).astype(int)
     y0 = (c * (lat[:, 1] + 1)).astype(int)
-    smooth = cv2.GaussianBlur(light, (3, 3), 0)
+    smooth = _smooth(light, cfg)
 
     def profiles(sign: int, axis: int) -> np.ndarray:
         ys, xs = across[None, :, None], sign * arm[None, None, :]
@@ -136,11 +137,19 @@ def _arm_profiles(light: np.ndarray, size: int,
     return [(profiles(-1, axis), profiles(1, axis)) for axis in (0, 1)]
 
 
-def _valley(profile: np.ndarray) -> np.ndarray:
-    """How far the middle of each profile (points, length) dips below *both* its sides, in
-    grey levels: a line, not a step such as a stone's edge."""
-    sides = np.minimum(profile[:, :2].mean(axis=1), profile[:, -2:].mean(axis=1))
-    out: np.ndarray = sides - profile[:, 2:-2].min(axis=1)
+def _smooth(light: np.ndarray, cfg: StoneConfig) -> np.ndarray:
+    """The rectified lightness blurred over ``cfg.line_smooth`` px: a line of the rectified
+    board is 1 to 2 px wide, and its profile should not hang on one pixel's noise."""
+    k = cfg.line_smooth
+    out: np.ndarray = cv2.GaussianBlur(light, (k, k), 0)
+    return out
+
+
+def _valley(profile: np.ndarray, side: int) -> np.ndarray:
+    """How far the middle of each profile (points, length) dips below *both* its sides (the
+    ``side`` px at each end), in grey levels: a line, not a step such as a stone's edge."""
+    sides = np.minimum(profile[:, :side].mean(axis=1), profile[:, -side:].mean(axis=1))
+    out: np.ndarray = sides - profile[:, side:-side].min(axis=1)
     return out
 
 
@@ -175,7 +184,7 @@ def _cross(profiles: list[tuple[np.ndarray, np.ndarray]], size: int, cfg: StoneC
         inner = (lat[:, axis:axis + 1] > 0) & (lat[:, axis:axis + 1] < size - 1)
         lines.append(_valley(np.where(inner & (leaning <= -cfg.line_lean), before,
                                       np.where(inner & (leaning >= cfg.line_lean), after,
-                                               (before + after) / 2.0))))
+                                               (before + after) / 2.0)), cfg.line_sides))
     out: np.ndarray = np.minimum(lines[0], lines[1]).reshape(size, size)
     return out
 
@@ -204,7 +213,7 @@ def _arms(profiles: list[tuple[np.ndarray, np.ndarray]], size: int, cfg: StoneCo
         leaning = lean[:, axis]
         for profile, away in ((before, leaning >= cfg.line_lean),
                               (after, leaning <= -cfg.line_lean)):
-            valleys.append(_valley(profile))
+            valleys.append(_valley(profile, cfg.line_sides))
             means.append(profile.mean(axis=1))
             leant.append(away)
 
@@ -245,7 +254,7 @@ def dark_waists(light: np.ndarray, points: np.ndarray, wood: np.ndarray, dark: n
     (a short shadow rounds off at its far end), across that line up to
     ``cfg.waist_reach`` cells either side of it."""
     size = points.shape[0]
-    smooth = cv2.GaussianBlur(light, (3, 3), 0)
+    smooth = _smooth(light, cfg)
     c = cfg.cell
     first, last = cfg.waist_span
     along = np.linspace(0.0, last, int(round(last * c)) + 1)  # a pixel apart
@@ -426,11 +435,7 @@ def _judge(f: PointFeatures, wood_light: np.ndarray, wood_chroma: np.ndarray,
     # Evidence for each label as a margin past its threshold (positive = that label).
     rel_black = (f.light - black_light) / np.maximum(black_light, 1.0)
     black = (-rel_black - cfg.black_drop) / cfg.black_drop
-    white_l = (rel_light - cfg.white_rise) / cfg.white_rise
-    # Colour lost tells only where the wood had colour to lose (not grey wood, a grey photo).
-    white_c = np.where(wood_chroma >= cfg.white_wood_chroma,
-                       (cfg.white_chroma_drop - rel_chroma) / cfg.white_chroma_drop, -1.0)
-    white = np.where(rel_light > -cfg.black_drop / 2, np.maximum(white_l, white_c), -1.0)
+    white = _white(cfg, rel_light, colourless=(rel_chroma, wood_chroma))
     # The cross of grid lines plainly seen at a point: nothing stands on it.
     crossed = (f.lines / max(wood_level, 1.0) - cfg.line_seen) / cfg.line_seen
     labels = np.full(f.light.shape, Cell.EMPTY, dtype=np.int64)
@@ -445,8 +450,50 @@ def _judge(f: PointFeatures, wood_light: np.ndarray, wood_chroma: np.ndarray,
     margin = np.where(labels == Cell.BLACK, np.minimum(black, -crossed),
                       np.where(labels == Cell.WHITE, np.minimum(white, -crossed),
                                np.maximum(-np.maximum(black, white), crossed)))
-    confidence = np.clip(0.5 + 0.5 * np.tanh(2.0 * margin), 0.0, 1.0)
-    return labels, confidence
+    return labels, _sure(margin, cfg)
+
+
+def _white(cfg: StoneConfig, rise: np.ndarray | None = None, *,
+           colourless: tuple[np.ndarray, np.ndarray] | None = None,
+           nearer: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Whether each point is a white stone, the one place it is decided: a margin (n, n),
+    positive where it is, its size how far past the threshold, from what is known of the
+    point.
+
+    - Against the wood under it, ``rise`` (its lightness over the wood's, as a share of
+      it): white from ``cfg.white_rise`` up; or, with ``colourless`` (its chroma as a share
+      of the wood's, and the wood's chroma), where it lost the wood's colour
+      (``cfg.white_chroma_drop``), which tells only where the wood had colour to lose
+      (``cfg.white_wood_chroma``: not grey wood, not a grey photo). Never where it is
+      darker than the wood by ``cfg.white_floor`` of a black stone's drop.
+    - Against the stones of this board, ``nearer`` (its distance in colour to the white
+      stones, and to the nearest other thing: the wood, the black stones): white where
+      it is nearer the white stones, by twice the difference over the sum; and, with
+      ``rise``, only where it is lighter than the wood at all (a pale stone).
+    """
+    if nearer is not None:
+        closer = _closer(*nearer)
+        if rise is None:
+            return closer
+        out: np.ndarray = np.where(rise > 0, closer, -1.0)
+        return out
+    assert rise is not None
+    margin = (rise - cfg.white_rise) / cfg.white_rise
+    if colourless is not None:
+        share, wood_chroma = colourless
+        margin = np.maximum(margin, np.where(
+            wood_chroma >= cfg.white_wood_chroma,
+            (cfg.white_chroma_drop - share) / cfg.white_chroma_drop, -1.0))
+    result: np.ndarray = np.where(rise > -cfg.black_drop * cfg.white_floor, margin, -1.0)
+    return result
+
+
+def _sure(margin: np.ndarray, cfg: StoneConfig) -> np.ndarray:
+    """The confidence in [0, 1] of a reading that lies ``margin`` past its threshold (in
+    shares of it): one half at the threshold, ``cfg.margin_slope`` setting how fast it
+    rises from there."""
+    out: np.ndarray = np.clip(0.5 + 0.5 * np.tanh(cfg.margin_slope * margin), 0.0, 1.0)
+    return out
 
 
 def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, np.ndarray]:
@@ -470,7 +517,7 @@ def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, n
     coloured = float(np.percentile(f.centre_chroma[1:-1, 1:-1], 75))
     if coloured >= cfg.wood_colour_min:
         beside_hidden = _stone_covered(_lines_hidden(f, level, cfg))
-        covered = beside_hidden & (f.centre_chroma < 0.5 * coloured)
+        covered = beside_hidden & (f.centre_chroma < cfg.covered_chroma * coloured)
     for _ in range(cfg.wood_passes):
         dirty = _stone_covered(labels != Cell.EMPTY) | covered
         wood = local_wood(f.centre_light, dirty, spare=bare)
@@ -536,10 +583,12 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     # Distances to the wood (the origin), the black and the white cluster.
     ends = np.array([np.zeros(3), centres[black], centres[1 - black]])
     apart = np.linalg.norm(colour[..., None, :] - ends, axis=-1)  # (n, n, 3)
-    ends_as = np.array([Cell.EMPTY, Cell.BLACK, Cell.WHITE])
-    sets = np.where(hidden, ends_as[apart.argmin(axis=-1)], Cell.EMPTY)
+    white = _white(cfg, nearer=(apart[..., 2], np.minimum(apart[..., 0], apart[..., 1]))) > 0
+    nearest = np.where(white, Cell.WHITE,
+                       np.where(apart[..., 1] < apart[..., 0], Cell.BLACK, Cell.EMPTY))
+    sets = np.where(hidden, nearest, Cell.EMPTY)
     two = np.sort(apart, axis=-1)[..., :2]
-    return sets.astype(labels.dtype), np.where(hidden, _nearer(two[..., 0], two[..., 1]),
+    return sets.astype(labels.dtype), np.where(hidden, _nearer(two[..., 0], two[..., 1], cfg),
                                                confidence)
 
 
@@ -560,10 +609,10 @@ def _pale_whites(labels: np.ndarray, confidence: np.ndarray, colour: np.ndarray,
     to_pale = np.linalg.norm(colour - pale, axis=-1)
     plainest, looked = _plainest_arm(arms)
     armless = (plainest < cfg.pale_arm * cfg.line_seen) & (looked >= 2)
-    white = (hidden & armless & (labels == Cell.EMPTY) & (to_pale < to_wood)
-             & (colour[..., 0] > 0))
+    white = (hidden & armless & (labels == Cell.EMPTY)
+             & (_white(cfg, colour[..., 0], nearer=(to_pale, to_wood)) > 0))
     return (np.where(white, Cell.WHITE, labels),
-            np.where(white, _nearer(to_pale, to_wood), confidence))
+            np.where(white, _nearer(to_pale, to_wood, cfg), confidence))
 
 
 def _plainest_arm(arms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -576,11 +625,17 @@ def _plainest_arm(arms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return plainest, looked.sum(axis=-1)
 
 
-def _nearer(chosen: np.ndarray, other: np.ndarray) -> np.ndarray:
-    """The confidence, in [0.5, 1], of a colour read as the end it lies ``chosen`` from
-    rather than the one it lies ``other`` from: how much nearer, as a share of both."""
-    out: np.ndarray = 0.5 + 0.5 * np.tanh(4.0 * (other - chosen) / (chosen + other + 1e-9))
+def _closer(chosen: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """How much nearer a colour lies to the end it lies ``chosen`` from than to the one it
+    lies ``other`` from, as a margin (`_sure`): the difference over the two's mean."""
+    out: np.ndarray = 2.0 * (other - chosen) / (chosen + other + 1e-9)
     return out
+
+
+def _nearer(chosen: np.ndarray, other: np.ndarray, cfg: StoneConfig) -> np.ndarray:
+    """The confidence, in [0.5, 1], of a colour read as the end it lies ``chosen`` from
+    rather than the one it lies ``other`` from (`_closer`)."""
+    return _sure(_closer(chosen, other), cfg)
 
 
 def read_stones(image: np.ndarray, homography: np.ndarray, size: int,
@@ -588,7 +643,16 @@ def read_stones(image: np.ndarray, homography: np.ndarray, size: int,
     """Labels and confidences (size, size), row 0 at the top, for the grid ``homography``."""
     f = features(image, homography, size, cfg)
     labels, conf = resolve_captured(*classify(f, cfg), cfg.resolve_below)
-    return labels, flat_doubt(f, labels, _doubted(f, labels, conf, cfg), cfg)
+    return labels, doubt(f, labels, conf, cfg)
+
+
+def doubt(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
+          cfg: StoneConfig = STONES) -> np.ndarray:
+    """``confidence`` (size, size) of ``labels`` read from ``f`` lowered wherever other
+    evidence doubts them: the wood nearest a point in the same light tells otherwise
+    (`_doubted`), or a stone read is no disc on its point (`flat_doubt`). The labels stay
+    as read. Every reader of stones (a photo, a watched camera) gives this confidence."""
+    return flat_doubt(f, labels, _doubted(f, labels, confidence, cfg), cfg)
 
 
 def _doubted(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
@@ -626,7 +690,7 @@ def flat_doubt(f: PointFeatures, labels: np.ndarray, conf: np.ndarray,
     point (`_disc_like`): the labels stay as read, but a stone read where something flat
     and wide lies (an object, a hand, glare) is not read surely."""
     level = float(np.median(f.centre_light[1:-1, 1:-1]))
-    disc = np.clip(0.5 + 0.5 * np.tanh(2.0 * _disc_like(f, level, cfg)), 0.0, 1.0)
+    disc = _sure(_disc_like(f, level, cfg), cfg)
     out: np.ndarray = np.where(labels != Cell.EMPTY, np.minimum(conf, disc), conf)
     return out
 

@@ -10,7 +10,8 @@ shows is judged against the frames before it:
   reported unknown, with the points next to it, so that a hand is never read as stones.
   Points the classifier is unsure of stay known but carry their low confidence.
 * **Reading.** The stones are read (`stones.features` and `stones.classify`, the costly
-  part: a warp of the board and some medians) only on frames that need it: when a seen
+  part: a warp of the board and some medians; with `stones.doubt`, the confidence a photo's
+  reading carries) only on frames that need it: when a seen
   point was hidden at the last reading, or looks different from then (a stone was put
   down, the light changed slowly), and while a new label is waiting out its ``persist``
   frames, and every ``refresh`` seconds anyway. Other points keep the label and
@@ -49,7 +50,7 @@ from .grid import GridFit
 from .grid_score import lattice_score
 from .locate import locate, to_gray
 from .reading import Reading
-from .stones import classify, features
+from .stones import classify, doubt, features
 
 
 @dataclasses.dataclass(frozen=True)
@@ -304,8 +305,9 @@ class BoardWatcher:
         assert self.fit is not None
         self.reads += 1
         self._read_time = time
-        raw, self._confidence = classify(
-            features(image, self.fit.homography, self.size, self.stone_config), self.stone_config)
+        f = features(image, self.fit.homography, self.size, self.stone_config)
+        raw, sure = classify(f, self.stone_config)
+        self._confidence = doubt(f, raw, sure, self.stone_config)
         self._read_look = looks
         self._read_seen = ~unknown
         if self._label is None:

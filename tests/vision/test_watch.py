@@ -16,6 +16,8 @@ from vision import BoardNotFound, locate
 from vision.film import Film, Take, script
 from vision.watch import BoardWatcher, WatchConfig, as_reading
 
+from .misreads import scene
+
 
 def random_game(size: int, moves: int, seed: int) -> list[Move]:
     """A seeded legal game that captures now and then (captures are preferred)."""
@@ -231,3 +233,19 @@ def test_a_board_located_again_where_it_was_keeps_its_grid_and_readings(monkeypa
     assert watcher.located == 2  # once more after the first check; then half was the mark
     assert all(fit is scored[0] for fit in scored) and watcher.fit is scored[0]
     assert watcher.reads == 1
+
+
+def test_a_watched_board_carries_the_doubt_a_photo_does_over_an_object_lying_on_it() -> None:
+    # The tracking path reads a frame as a photo is read, confidence and all: the points
+    # under a flat object are not stones on their points, and are not read surely.
+    under = sure = 0
+    for seed in range(3):
+        shot = scene("object", 9, seed, 0.35, frame=(480, 360))
+        obs = BoardWatcher(9).observe(shot.image, 0.0)
+        labels = np.array(obs.cells).reshape(9, 9)[::-1]
+        confidence = np.array(obs.confidence).reshape(9, 9)[::-1]
+        stones = shot.hidden & (labels != 0) & (labels != UNKNOWN)
+        under += int(stones.sum())
+        sure += int((stones & (confidence >= 0.6)).sum())
+    assert under >= 10  # the objects are where stones would be read
+    assert sure <= under // 5, (sure, under)
