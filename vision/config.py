@@ -253,7 +253,7 @@ class LocateConfig:
     fraction of a line's width of the best of all."""
     between: tuple[float, ...] = (0.5, 1 / 3, 2 / 3, 0.25, 0.75)
     """Where between two lattice lines a lattice two, three or four times too coarse has its
-    other lines: the right lattice has troughs at all of them (`_comb_fit`,
+    other lines: the right lattice has troughs at all of them (`comb_fit`,
     `lattice_score`)."""
     fit_straight: float = 0.02
     """In the rectified square (``rectified_side`` px) a dark run this share of its side long
@@ -318,7 +318,7 @@ class LocateConfig:
     net_reach: tuple[float, float] = (0.6, 0.15)
     """(inside, outside): how far (cells) the outer lattice lines may lie inside and outside
     the quad around the net of lines (stones on the edge widen it by up to half a cell): see
-    `vision.grid_candidates._comb_fit`."""
+    `vision.grid_candidates.comb_fit`."""
     cells_reach: tuple[float, float] = (0.15, 1.15)
     """The same around the net's cells (stones on the edge hide the outermost ones)."""
     doubt_weights: tuple[float, float] = (2.0, 0.5)

@@ -156,7 +156,7 @@ class _Comb:
 
 def _comb(length: int, lo: float, hi: float, size: int, reach: tuple[float, float],
           cfg: LocateConfig) -> _Comb | None:
-    """The lattices `_comb_fit` tries on a profile ``length`` px long; None if none."""
+    """The lattices `comb_fit` tries on a profile ``length`` px long; None if none."""
     span = hi - lo
     n = size - 1
     inside, outside = reach
@@ -188,7 +188,7 @@ def _comb(length: int, lo: float, hi: float, size: int, reach: tuple[float, floa
 
 
 def _comb_score(profile: np.ndarray, comb: _Comb, cfg: LocateConfig) -> tuple[float, float, float]:
-    """The best of ``comb``'s lattices on ``profile``: (score, a, d) as `_comb_fit`'s."""
+    """The best of ``comb``'s lattices on ``profile``: (score, a, d) as `comb_fit`'s."""
     # The profile at every ``comb_lookup`` px, looked up by index: positions so rounded are
     # as good as interpolated ones on a profile blurred over several pixels.
     fine = np.interp(np.arange(0.0, len(profile) - 1 + 1e-9, cfg.comb_lookup),
@@ -201,7 +201,7 @@ def _comb_score(profile: np.ndarray, comb: _Comb, cfg: LocateConfig) -> tuple[fl
     return (float(score[i]), float(comb.ad[i, 0]), float(comb.ad[i, 1]))
 
 
-def _comb_fit(profile: np.ndarray, lo: float, hi: float, size: int,
+def comb_fit(profile: np.ndarray, lo: float, hi: float, size: int,
               reach: tuple[float, float], cfg: LocateConfig) -> tuple[float, float, float]:
     """The lattice of ``size`` lines (offset a, spacing d) on ``profile`` that best puts its
     lines on peaks and the points ``cfg.between`` (a half, a third or a quarter of the way)
@@ -220,7 +220,7 @@ def fit_lattice(gray: np.ndarray, quad: np.ndarray, size: int | None, sizes: tup
                 cfg: LocateConfig, reach: tuple[float, float]) -> GridFit:
     """The lattice inside ``quad`` (4, 2) of the working image ``gray``: rectify the quad to
     a square, project the line mask on both axes and fit a comb per candidate size: ``size``
-    if given, else each of ``sizes``; ``reach`` as `_comb_fit`'s."""
+    if given, else each of ``sizes``; ``reach`` as `comb_fit`'s."""
     side, m = cfg.rectified_side, cfg.rectified_margin
     dst = np.array([[m, m], [m + side, m], [m + side, m + side], [m, m + side]], np.float32)
     warp = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
@@ -249,7 +249,7 @@ def fit_lattice(gray: np.ndarray, quad: np.ndarray, size: int | None, sizes: tup
 
         def fit(p: np.ndarray) -> tuple[float, float, float]:
             if len(p) != side + 2 * m:
-                return _comb_fit(p, m, m + side, n, reach, cfg)
+                return comb_fit(p, m, m + side, n, reach, cfg)
             return (-np.inf, 0.0, 0.0) if comb is None else _comb_score(p, comb, cfg)
 
         sx, ax, dx = fit(pxs[0])

@@ -37,7 +37,7 @@ def lattice_score(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> float:
     rectified by its homography, the profile of the thin straight lines on the lattice lines
     less its mean ``cfg.between`` them (a half, third or quarter of the way), over the
     profile's spread, divided by ``cfg.score_scale``. (The mean, not the highest as in
-    `_comb_fit`: the size is decided by now, and stone rims between lines must not sink a
+    `comb_fit`: the size is decided by now, and stone rims between lines must not sink a
     good grid.) Lowered where two of
     its outer lines are drawn less than ``cfg.outer_drawn`` as plainly as the inner lines:
     a board's edge lines are drawn, and a lattice of every other line running past the

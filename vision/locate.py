@@ -28,7 +28,7 @@ from . import grid
 from .config import VISION, LocateConfig, VisionConfig
 from .errors import BoardNotFound
 from .grid import GridFit, lift_shift
-from .grid_candidates import (_comb_fit, cell_mask, fit_lattice, grid_component, line_mask,
+from .grid_candidates import (cell_mask, comb_fit, fit_lattice, grid_component, line_mask,
                               outer_quad)
 from .grid_refine import grow, refine
 from .grid_score import confidence, vouched
@@ -192,8 +192,8 @@ def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.nd
     cfg, outline_cfg = config.locate, config.outline
     across_x, across_y, warp = stone_profiles(small, quad, n, outline_cfg)
     lo, hi = stone_bounds(outline_cfg)
-    _, ax, dx = _comb_fit(across_x, lo, hi, n, outline_cfg.reach, cfg)
-    _, ay, dy = _comb_fit(across_y, lo, hi, n, outline_cfg.reach, cfg)
+    _, ax, dx = comb_fit(across_x, lo, hi, n, outline_cfg.reach, cfg)
+    _, ay, dy = comb_fit(across_y, lo, hi, n, outline_cfg.reach, cfg)
     h = np.linalg.inv(warp) @ np.array([[dx, 0, ax], [0, dy, ay], [0, 0, 1.0]])
     lift = lift_shift(h / h[2, 2], small.shape, n, config.stones.stone_lift).mean(axis=0)
     h = h @ np.array([[1, 0, -lift[0]], [0, 1, -lift[1]], [0, 0, 1.0]])
