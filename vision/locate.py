@@ -153,15 +153,17 @@ def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
     back = np.linalg.inv(to_full)
     for slab in outlines(image, config.outline) if image.ndim == 3 else []:
         quad = grid.apply(back, slab.quad).astype(np.float32)
-        witnesses = None if found is None else \
+        inside = None if found is None else \
+            _witnesses(found.centres, quad, small.shape, -np.inf)
+        framed = None if found is None else \
             _witnesses(found.centres, quad, small.shape, config.outline.stone_framed)
         for n in (size,) if size else config.sizes:
             fit = _fit_from(small, quad, n, size, config, config.outline.reach)
-            if witnesses is not None:
-                fit = vouched(small, fit, witnesses, size, config)
+            if inside is not None:
+                fit = vouched(small, fit, inside, size, config)
             yield fit, False
-            if witnesses is not None and fit.confidence < config.locate.recheck_below:
-                yield _stones_placed(small, quad, n, witnesses, size, config), True
+            if framed is not None and fit.confidence < config.locate.recheck_below:
+                yield _stones_placed(small, quad, n, framed, size, config), True
 
 
 def _witnesses(centres: np.ndarray, quad: np.ndarray, shape: tuple[int, ...],
