@@ -590,7 +590,9 @@ class OutlineConfig:
     in shade (its grain, a lamp's fall-off)."""
     stone_framed: float = 1.0
     """A black stone's centre seen less than this many px inside the picture's border (of
-    the working image) is no witness for a grid placed inside the slab: a dark band along
+    the working image) is no witness for the grid the stones place inside the slab
+    (`vision.locate._stones_placed`; the slab's grids found by the lines are vouched for by
+    every stone inside it, as they always were): a dark band along
     the border (a sliver of dark table where a photo was cut close to the board, a frame's
     shadow) is deepest on the border itself, and so is a stone cut past its middle; their
     row of "centres" along it reads as a row of stones past the board's edge, which vouches

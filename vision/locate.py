@@ -147,9 +147,9 @@ def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
     ``to_full`` maps the working image ``small`` to ``image``), one per outline and size:
     its outer lines `OutlineConfig.margin` inside the slab's edges, the lattice fitted
     there and grown to the whole grid like any other, then `vouched` for by the black
-    stones ``found`` that witness for that slab (`_witnesses`); where they vouch too
-    little, the grid the stones place there (`_stones_placed`) as well; each with whether
-    the stones placed it."""
+    stones ``found`` inside that slab; where they vouch too little, the grid the stones
+    place there (`_stones_placed`, from those of them framed in the picture: `_witnesses`)
+    as well; each with whether the stones placed it."""
     back = np.linalg.inv(to_full)
     for slab in outlines(image, config.outline) if image.ndim == 3 else []:
         quad = grid.apply(back, slab.quad).astype(np.float32)
