@@ -49,21 +49,19 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import multiprocessing
 import pickle
 import sys
 import textwrap
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.vision_robustness import open_photo, reference  # noqa: E402
+from benchmarks.vision_robustness import open_photo, over_photos, reference  # noqa: E402
 from tests.vision.misreads import SPOILERS, scene  # noqa: E402
 from vision import BoardNotFound, Reading, read_board  # noqa: E402
 from vision.calibration import (  # noqa: E402
@@ -221,41 +219,18 @@ def photo_records(base: Path, index: int, row: dict[str, object],
     return out
 
 
-_BASE = Path()
-
-
-def _init(base: Path) -> None:
-    global _BASE
-    _BASE = base
-    cv2.setNumThreads(1)
-
-
-def _task(job: tuple[int, dict[str, object], int]) -> list[Record]:
-    index, row, stride = job
-    return photo_records(_BASE, index, row, picked(index, stride))
+def _task(job: tuple[Path, int, dict[str, object], int]) -> list[Record]:
+    base, index, row, stride = job
+    return photo_records(base, index, row, picked(index, stride))
 
 
 def collect(manifest: Path, photo_stride: int, perturb_stride: int, jobs: int = 1,
             progress: bool = False) -> list[Record]:
     """The `Record` of every reading the strides pick (see the module's doc)."""
-    work = [(i, r, perturb_stride) for i, r in manifest_rows(manifest, photo_stride)]
-    out: list[Record] = []
-    t0 = time.perf_counter()
-
-    def take(results: Iterable[list[Record]]) -> None:
-        for k, result in enumerate(results, 1):
-            out.extend(result)
-            if progress:
-                print(f"{k}/{len(work)} photos, {len(out)} readings, "
-                      f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
-
-    if jobs <= 1:
-        _init(manifest.parent)
-        take(map(_task, work))
-    else:
-        with multiprocessing.Pool(jobs, _init, (manifest.parent,)) as pool:
-            take(pool.imap_unordered(_task, work))
-    return sorted(out, key=lambda r: (r.photo, r.perturbation))
+    work = [(manifest.parent, i, r, perturb_stride)
+            for i, r in manifest_rows(manifest, photo_stride)]
+    return sorted(over_photos(_task, work, jobs, progress),
+                  key=lambda r: (r.photo, r.perturbation))
 
 
 SCENE_SOURCE = "synthetic scenes"

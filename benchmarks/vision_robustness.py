@@ -41,6 +41,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -242,18 +243,37 @@ def table(outcomes: Sequence[Outcome], names: Sequence[str]) -> tuple[list[str],
     return lines, missed
 
 
-_BASE = Path()
+Job = TypeVar("Job")
+Done = TypeVar("Done")
 
 
-def _init(base: Path) -> None:
-    global _BASE
-    _BASE = base
-    cv2.setNumThreads(1)  # the figures are per core; the jobs share the machine
+def over_photos(task: Callable[[Job], list[Done]], work: Sequence[Job], jobs: int = 1,
+                progress: bool = False) -> list[Done]:
+    """Everything ``task`` gives for each job of ``work`` (one a photo), run on ``jobs``
+    processes with OpenCV on one thread each (the figures are per core; the jobs share the
+    machine), in the order the jobs finish; with ``progress``, the photos and readings
+    done so far on stderr. ``task`` must be a module's own function (a process runs it)."""
+    out: list[Done] = []
+    t0 = time.perf_counter()
+
+    def take(results: Iterable[list[Done]]) -> None:
+        for k, result in enumerate(results, 1):
+            out.extend(result)
+            if progress:
+                print(f"{k}/{len(work)} photos, {len(out)} readings, "
+                      f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+
+    if jobs <= 1:
+        cv2.setNumThreads(1)
+        take(map(task, work))
+    else:
+        with multiprocessing.Pool(jobs, cv2.setNumThreads, (1,)) as pool:
+            take(pool.imap_unordered(task, work))
+    return out
 
 
-def _task(job: tuple[int, dict[str, object], tuple[Perturbation, ...]]) -> list[Outcome]:
-    index, row, perturbations = job
-    return photo_outcomes(_BASE, index, row, perturbations)
+def _task(job: tuple[Path, int, dict[str, object], tuple[Perturbation, ...]]) -> list[Outcome]:
+    return photo_outcomes(*job)
 
 
 def run(manifest: Path, perturbations: Sequence[Perturbation], jobs: int = 1,
@@ -264,24 +284,8 @@ def run(manifest: Path, perturbations: Sequence[Perturbation], jobs: int = 1,
     rows = [(i, json.loads(line)) for i, line in enumerate(manifest.read_text().splitlines())
             if line.strip()]
     rows = [(i, r) for i, r in rows if not only or only in r["image"]][::stride]
-    work = [(i, r, tuple(perturbations)) for i, r in rows]
-    outcomes: list[Outcome] = []
-    t0 = time.perf_counter()
-
-    def collect(results: Iterable[list[Outcome]]) -> None:
-        for k, result in enumerate(results, 1):
-            outcomes.extend(result)
-            if progress:
-                print(f"{k}/{len(work)} photos, {time.perf_counter() - t0:.0f} s",
-                      file=sys.stderr, flush=True)
-
-    if jobs <= 1:
-        _init(manifest.parent)
-        collect(map(_task, work))
-    else:
-        with multiprocessing.Pool(jobs, _init, (manifest.parent,)) as pool:
-            collect(pool.imap_unordered(_task, work))
-    return sorted(outcomes, key=lambda o: o.photo)
+    work = [(manifest.parent, i, r, tuple(perturbations)) for i, r in rows]
+    return sorted(over_photos(_task, work, jobs, progress), key=lambda o: o.photo)
 
 
 def report(outcomes: Sequence[Outcome], names: Sequence[str], by_source: bool) -> list[str]:
