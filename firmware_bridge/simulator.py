@@ -111,6 +111,11 @@ class FirmwareModel:
                 unsettled += 1
         return unsettled
 
+    def settles_to(self) -> str:
+        """The states (the wire's characters, as in a dump) the board will report once its
+        scans have agreed ``debounce`` times with the sensors as they read now."""
+        return "".join(self._classify(i, adc8(self.read(i))) for i in range(self.n))
+
     def receive(self, data: bytes) -> None:
         """Bytes from the host (kept until boot is over, as in the UART buffer)."""
         self._pending_rx += data
@@ -370,6 +375,12 @@ class RealTimeBoard:
                 if behind > 0:
                     self.board.run(min(behind, 50))
             time.sleep(0.001)
+
+    def settles_to(self) -> str:
+        """The states the board will report once its stones, as they lie now, have been
+        scanned (`FirmwareModel.settles_to`)."""
+        with self._lock:
+            return self.board.model.settles_to()
 
     def command(self, line: str) -> str:
         """Carry out one harness command; its answer."""

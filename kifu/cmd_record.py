@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from rules import PRESETS, ROTATIONS, Color, Game, Observation, Point, preset
+from rules.rotation import rotate_cells
 
 from .announce import Speaker, speech_command
 from .broker import LOCAL_URL, local_broker
@@ -385,11 +386,34 @@ def _progress(items: Iterable[Item], session: Session, stream: TextIO) -> Iterat
     stream.write("\n")
 
 
-def _until(done: Callable[[], bool], timeout: float) -> None:
-    """Wait until ``done()`` (polled), at most ``timeout`` seconds."""
+def _until(done: Callable[[], bool], timeout: float) -> bool:
+    """Wait until ``done()`` (polled), at most ``timeout`` seconds; whether it came."""
     end = time.monotonic() + timeout
-    while not done() and time.monotonic() < end:
+    while not done():
+        if time.monotonic() >= end:
+            return False
         time.sleep(0.02)
+    return True
+
+
+READ_PATIENCE = 60.0
+"""Seconds a line typed for the simulated board waits for the session to read the board
+as the line left it (`_keyboard`): a session slowed down (a starved computer, a slow disk)
+reads it late, but reads it."""
+
+
+def _read_as_it_lies(session: Session, sim: RealTimeBoard) -> bool:
+    """Whether the session's latest reading shows the simulated board as its stones lie
+    now (each point as the board will report it once scanned), turned to the session's
+    orientation."""
+    from firmware_bridge.protocol import states_to_cells
+
+    last = session.last_reading
+    if last is None:
+        return False
+    board = sim.board
+    lying = states_to_cells(sim.settles_to())
+    return last.cells == rotate_cells(lying, board.width, board.height, session.orientation)
 
 
 def _keyboard(
@@ -400,23 +424,24 @@ def _keyboard(
     """Read commands from ``stream`` (a terminal or a pipe) until its end, and queue them
     for the session. With a simulated board, its ``place``/``lift`` lines are carried
     out here, and each line waits until the session has seen what the one before did (a
-    reading after the stone moved, a command handled), so that a piped script is judged
-    in its order; at the end of the input, ``stop`` is set (nothing else can move the
-    simulated board)."""
+    reading of the board as the stones now lie, `_read_as_it_lies`; a command handled),
+    so that a piped script is judged in its order however late the session reads; at the
+    end of the input, ``stop`` is set (nothing else can move the simulated board). A
+    board not read as it lies within `READ_PATIENCE` seconds is said on ``err``, and the
+    next line goes on."""
     try:
         for line in stream:
             if not line.strip():
                 continue
             if sim is not None:
-                before = session.last_reading if session is not None else None
                 answer = _sim_command(sim, line)
                 if answer is not None:
                     if answer != "ok":
                         print(f"kifu: {answer}", file=err, flush=True)
-                    elif session is not None:
-                        _until(lambda: session.last_reading is not before
-                               and (before is None or session.last_reading is None
-                                    or session.last_reading.cells != before.cells), 3.0)
+                    elif session is not None and not _until(
+                            lambda: _read_as_it_lies(session, sim), READ_PATIENCE):
+                        print(f"kifu: {line.strip()}: the board was not read as it lies "
+                              f"within {READ_PATIENCE:g} s; going on", file=err, flush=True)
                     continue
             try:
                 commands.put(parse_command(line))

@@ -66,3 +66,46 @@ def test_without_pyserial_the_serial_path_says_so(monkeypatch: pytest.MonkeyPatc
         monkeypatch.delitem(sys.modules, name, raising=False)
     with pytest.raises(ValueError, match=r"--serial sim: pyserial is not installed"):
         _serial_readings("sim")
+
+
+def test_a_session_that_falls_behind_the_keyboard_loses_no_move(tmp_path: Path) -> None:
+    """``kifu record --serial sim`` fed a script through a pipe, its session stalled for
+    longer than a few seconds after the first move (a starved computer, a slow disk
+    under the SGF): every line still waits until the session has read the board as
+    that line left it, so the end of the input does not end the recording before the
+    last stones are read. (Before, a line waited 3 s at most and then let the next one
+    go on, and the end of the input came one reading early: the last move was lost.)"""
+    import io
+    import queue
+    import threading
+
+    from kifu.cmd_record import _keyboard
+    from kifu.session import Command
+    from rules import MovePlayed
+
+    out = tmp_path / "game.sgf"
+    readings, sim = _serial_readings("sim", 9)
+    assert sim is not None
+    game = Game(preset("chinese"), 9)
+    stalled = threading.Event()
+
+    def slow_disk(item: object, _time: float) -> None:
+        """Each move takes a while to write; the first one, 3.5 s."""
+        if isinstance(item, MovePlayed):
+            time.sleep(0.3 if stalled.is_set() else 3.5)
+            stalled.set()
+
+    session = Session(Tracker(game, stable_for=0.0, max_moves=10, guess=True),
+                      [slow_disk, SgfWriter(out, game)])
+    lines = ["place C3 b", "place G7 w", "place C7 b", "place G3 w", "place E5 b"]
+    commands: queue.Queue[Command] = queue.Queue()
+    stop = threading.Event()
+    typed = threading.Thread(target=_keyboard, args=(
+        commands, io.StringIO("".join(line + "\n" for line in lines)), io.StringIO(), sim,
+        session, stop), daemon=True)
+    typed.start()
+    session.run(readings, commands, stop)
+    readings.close()  # type: ignore[attr-defined]
+    typed.join(5)
+    assert stalled.is_set()
+    assert [m.gtp() for m in load(out).moves] == ["B C3", "W G7", "B C7", "W G3", "B E5"]
