@@ -16,8 +16,9 @@ from tests.display.camera_rig import Recording, board_picture, cloth, eventually
 from tests.display.conftest import ARTIFACTS
 
 BLACK_C3 = ["........."] * 6 + ["..X......", ".........", "........."]
-WAIT = 5000
-"""Milliseconds within which the page must show what the test waits for."""
+WAIT = 15000
+"""Milliseconds within which the page must show what the test waits for (a recording
+starved of CPU, as on a loaded machine, is several times slower than alone)."""
 
 
 def test_the_operator_sees_the_camera_and_turns_the_board(browser: Any, tmp_path: Path) -> None:
@@ -30,7 +31,9 @@ def test_the_operator_sees_the_camera_and_turns_the_board(browser: Any, tmp_path
         page.wait_for_selector("#status.live", timeout=WAIT)
         page.wait_for_selector('#orientation[data-orientation="0"]', timeout=WAIT)
         page.wait_for_selector('#frame[data-shown$="-0"]', timeout=WAIT)  # the picture came
-        assert page.evaluate("document.getElementById('frame').naturalWidth") == 960
+        # (a newer frame may be on its way meanwhile: the picture is whole once it is in)
+        page.wait_for_function("document.getElementById('frame').naturalWidth === 960",
+                               timeout=WAIT)
         assert page.inner_text("#camera-status").startswith("Board found: 9×9")
         assert page.inner_text("#orientation .where") == "Black sits at the bottom of the picture"
         page.wait_for_selector('.board circle.stone.black[data-vertex="C3"]', timeout=WAIT)
