@@ -75,7 +75,7 @@ class Recording:
             self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
 
-    def finish(self, timeout: float = 30.0) -> int:
+    def finish(self, timeout: float = 90.0) -> int:
         """Close the input and wait for the process to end; its exit status."""
         if self.proc.stdin and not self.proc.stdin.closed:
             self.proc.stdin.close()

@@ -3,19 +3,23 @@ the same tracker, referee and SGF as a camera."""
 
 from __future__ import annotations
 
+import io
+import queue
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from firmware_bridge.simulator import RealTimeBoard
-from kifu.cmd_record import _serial_readings, _sim_command
-from kifu.session import Session
+from kifu.cmd_record import _keyboard, _serial_readings, _sim_command
+from kifu.session import Command, Session
 from kifu.sgf import load
-from kifu.sinks import SgfWriter
-from kifu.tracker import Tracker
-from rules import Game, Move, preset
+from kifu.sinks import SgfWriter, Sink
+from kifu.tracker import Output, Tracker
+from rules import Game, Move, MovePlayed, Passed, Point, Score, preset
+from tests.kifu.recording import DEAD, GAME
 
 # 9x9: Black captures the white stone on E5 after White's D4 elsewhere.
 MOVES = ["B E4", "W E5", "B D5", "W D4", "B F5", "W C4", "B E6"]
@@ -75,37 +79,56 @@ def test_a_session_that_falls_behind_the_keyboard_loses_no_move(tmp_path: Path) 
     that line left it, so the end of the input does not end the recording before the
     last stones are read. (Before, a line waited 3 s at most and then let the next one
     go on, and the end of the input came one reading early: the last move was lost.)"""
-    import io
-    import queue
-    import threading
-
-    from kifu.cmd_record import _keyboard
-    from kifu.session import Command
-    from rules import MovePlayed
-
     out = tmp_path / "game.sgf"
-    readings, sim = _serial_readings("sim", 9)
-    assert sim is not None
-    game = Game(preset("chinese"), 9)
     stalled = threading.Event()
 
-    def slow_disk(item: object, _time: float) -> None:
+    def slow_disk(item: Output, time: float) -> None:
         """Each move takes a while to write; the first one, 3.5 s."""
         if isinstance(item, MovePlayed):
-            time.sleep(0.3 if stalled.is_set() else 3.5)
+            threading.Event().wait(0.3 if stalled.is_set() else 3.5)
             stalled.set()
 
+    piped(["place C3 b", "place G7 w", "place C7 b", "place G3 w", "place E5 b"], 9,
+          slow_disk, out)
+    assert stalled.is_set()
+    assert [m.gtp() for m in load(out).moves] == ["B C3", "W G7", "B C7", "W G3", "B E5"]
+
+
+def test_a_dead_stone_lifted_while_the_session_is_stalled_is_dead_when_counted(
+        tmp_path: Path) -> None:
+    """The counting of ``kifu record --serial sim`` from a pipe (as test_referee_e2e runs
+    it), its session stalled 3.5 s at the second pass: the dead stone lifted next is read
+    before ``done`` counts the game. (Before, ``done`` came first and counted it alive.)"""
+    def slow_at_second_pass(item: Output, time: float) -> None:
+        if isinstance(item, Passed) and item.number == len(GAME):
+            threading.Event().wait(3.5)
+
+    session = piped([*GAME, f"lift {DEAD}", "done"], 5, slow_at_second_pass,
+                    tmp_path / "game.sgf")
+    scores = [o for o in session.outputs if isinstance(o, Score)]
+    assert [s.dead_stones for s in scores] == [(Point.from_gtp(DEAD),)]
+    assert scores[0].result() == "W+2.5"
+
+
+def piped(lines: list[str], size: int, sink: Sink, out: Path) -> Session:
+    """Run a session of ``kifu record --serial sim --size SIZE --rules chinese`` on the
+    ``lines`` typed into it through a pipe, as `kifu.cmd_record` wires them (the board
+    simulated, the keyboard on its own thread), with ``sink`` hearing every output
+    before the SGF writer; the session once the input has ended."""
+    readings, sim = _serial_readings("sim", size)
+    assert sim is not None
+    game = Game(preset("chinese"), size)
     session = Session(Tracker(game, stable_for=0.0, max_moves=10, guess=True),
-                      [slow_disk, SgfWriter(out, game)])
-    lines = ["place C3 b", "place G7 w", "place C7 b", "place G3 w", "place E5 b"]
+                      [sink, SgfWriter(out, game)])
     commands: queue.Queue[Command] = queue.Queue()
     stop = threading.Event()
     typed = threading.Thread(target=_keyboard, args=(
         commands, io.StringIO("".join(line + "\n" for line in lines)), io.StringIO(), sim,
         session, stop), daemon=True)
     typed.start()
-    session.run(readings, commands, stop)
-    readings.close()  # type: ignore[attr-defined]
-    typed.join(5)
-    assert stalled.is_set()
-    assert [m.gtp() for m in load(out).moves] == ["B C3", "W G7", "B C7", "W G3", "B E5"]
+    try:
+        session.run(readings, commands, stop)
+    finally:
+        readings.close()  # type: ignore[attr-defined]
+        typed.join(5)
+    return session
