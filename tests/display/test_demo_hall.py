@@ -41,14 +41,14 @@ def test_the_hall_demo_shows_three_boards_whose_moves_advance(
         line.decode() for line in iter(proc.stdout.readline, b"")), daemon=True)  # type: ignore[union-attr]
     reader.start()
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while not any(line.startswith("hall: ") for line in lines):
             assert proc.poll() is None and time.monotonic() < deadline, "".join(lines)
             time.sleep(0.05)
         url = next(line for line in lines if line.startswith("hall: ")).split()[1]
 
         seen: dict[str, set[int]] = {}
-        deadline = time.monotonic() + 40
+        deadline = time.monotonic() + 90
         while time.monotonic() < deadline and not (
                 len(seen) == 3 and all(len(numbers) >= 3 for numbers in seen.values())):
             for board in _boards(url):
@@ -69,10 +69,15 @@ def test_the_hall_demo_shows_three_boards_whose_moves_advance(
         finally:
             page.close()
 
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # (a machine under load plays it slowly)
         while sum("equals the source game" in line for line in lines) < 3:
             assert time.monotonic() < deadline and not any("FAILED" in line for line in lines), \
                 "".join(lines)
+            time.sleep(0.1)
+        # The records are checked once the recorders have ended; the hall hears their last
+        # moves from the broker a moment later.
+        deadline = time.monotonic() + 30
+        while [b["number"] for b in _boards(url)] != [24, 24, 24] and time.monotonic() < deadline:
             time.sleep(0.1)
         assert [b["number"] for b in _boards(url)] == [24, 24, 24]
         proc.send_signal(signal.SIGINT)  # Ctrl-C
