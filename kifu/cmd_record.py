@@ -402,18 +402,21 @@ as the line left it (`_keyboard`): a session slowed down (a starved computer, a 
 reads it late, but reads it."""
 
 
-def _read_as_it_lies(session: Session, sim: RealTimeBoard) -> bool:
-    """Whether the session's latest reading shows the simulated board as its stones lie
-    now (each point as the board will report it once scanned), turned to the session's
-    orientation."""
+def _read_as_it_lies(session: Session, sim: RealTimeBoard) -> Callable[[], bool]:
+    """A test of whether the session's latest reading shows the simulated board as its
+    stones lie now (each point as the board will report it once scanned), turned to the
+    session's orientation at the time of the test."""
     from firmware_bridge.protocol import states_to_cells
 
-    last = session.last_reading
-    if last is None:
-        return False
-    board = sim.board
     lying = states_to_cells(sim.settles_to())
-    return last.cells == rotate_cells(lying, board.width, board.height, session.orientation)
+    width, height = sim.board.width, sim.board.height
+
+    def read() -> bool:
+        last = session.last_reading
+        return last is not None and last.cells == rotate_cells(
+            lying, width, height, session.orientation)
+
+    return read
 
 
 def _keyboard(
@@ -439,7 +442,7 @@ def _keyboard(
                     if answer != "ok":
                         print(f"kifu: {answer}", file=err, flush=True)
                     elif session is not None and not _until(
-                            lambda: _read_as_it_lies(session, sim), READ_PATIENCE):
+                            _read_as_it_lies(session, sim), READ_PATIENCE):
                         print(f"kifu: {line.strip()}: the board was not read as it lies "
                               f"within {READ_PATIENCE:g} s; going on", file=err, flush=True)
                     continue
