@@ -498,7 +498,16 @@ def _sure(margin: np.ndarray, cfg: StoneConfig) -> np.ndarray:
 
 def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, np.ndarray]:
     """Labels (size, size) of `Cell` EMPTY, BLACK or WHITE and confidences in [0, 1]
-    from features.
+    from features (`judged`, without its first judgement)."""
+    labels, confidence, _ = judged(f, cfg)
+    return labels, confidence
+
+
+def judged(f: PointFeatures, cfg: StoneConfig = STONES
+           ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """Labels (size, size) of `Cell` EMPTY, BLACK or WHITE and confidences in [0, 1]
+    from features, and the first judgement (labels and confidences against only the wood
+    nearest each point), which `doubt` weighs against them.
 
     Each point is judged against the wood around it; then again, ``cfg.wood_passes`` times,
     against only the cell centres no stone read so far reaches over (a black stone darkens
@@ -511,7 +520,8 @@ def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, n
     would else be its own wood). A set of two other colours is read by them (`_two_sets`)."""
     level = float(np.median(f.centre_light[1:-1, 1:-1]))
     nearest = local_wood(f.centre_light)
-    labels, confidence = _judge(f, nearest, local_wood(f.centre_chroma), nearest, level, cfg)
+    first = _judge(f, nearest, local_wood(f.centre_chroma), nearest, level, cfg)
+    labels, confidence = first
     bare = bare_wood(f, cfg)
     covered = np.zeros_like(bare)
     coloured = float(np.percentile(f.centre_chroma[1:-1, 1:-1], 75))
@@ -523,7 +533,7 @@ def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, n
         wood = local_wood(f.centre_light, dirty, spare=bare)
         labels, confidence = _judge(f, wood, local_wood(f.centre_chroma, dirty, spare=bare),
                                     np.maximum(wood, nearest), level, cfg)
-    return _two_sets(f, labels, confidence, level, cfg)
+    return (*_two_sets(f, labels, confidence, level, cfg), first)
 
 
 def _two_means(colours: np.ndarray,
@@ -642,25 +652,27 @@ def read_stones(image: np.ndarray, homography: np.ndarray, size: int,
                 cfg: StoneConfig = STONES) -> tuple[np.ndarray, np.ndarray]:
     """Labels and confidences (size, size), row 0 at the top, for the grid ``homography``."""
     f = features(image, homography, size, cfg)
-    labels, conf = resolve_captured(*classify(f, cfg), cfg.resolve_below)
-    return labels, doubt(f, labels, conf, cfg)
+    raw, sure, first = judged(f, cfg)
+    labels, conf = resolve_captured(raw, sure, cfg.resolve_below)
+    return labels, doubt(f, labels, conf, cfg, first=first)
 
 
 def doubt(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
-          cfg: StoneConfig = STONES) -> np.ndarray:
+          cfg: StoneConfig = STONES, *, first: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """``confidence`` (size, size) of ``labels`` read from ``f`` lowered wherever other
     evidence doubts them: the wood nearest a point in the same light tells otherwise
-    (`_doubted`), or a stone read is no disc on its point (`flat_doubt`). The labels stay
-    as read. Every reader of stones (a photo, a watched camera) gives this confidence."""
-    return flat_doubt(f, labels, _doubted(f, labels, confidence, cfg), cfg)
+    (`_doubted`; ``first`` is that judgement, as `judged` gave it), or a stone read is no
+    disc on its point (`flat_doubt`). The labels stay as read. Every reader of stones (a
+    photo, a watched camera) gives this confidence."""
+    return flat_doubt(f, labels, _doubted(f, labels, confidence, first, cfg), cfg)
 
 
 def _doubted(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
-             cfg: StoneConfig = STONES) -> np.ndarray:
+             first: tuple[np.ndarray, np.ndarray], cfg: StoneConfig) -> np.ndarray:
     """``confidence`` lowered where the evidence disagrees with ``labels``, which stay as
     read. Judged against only the wood nearest it (the four cell centres around it, in the
     same light), a point may read otherwise than against the clean wood `classify` settles
-    on:
+    on (``first``, `judged`'s first judgement):
 
     - then both opinions count, as odds multiplied: a flash's hot spot or a patch of
       sunlight washes the colour out of the point and the wood beside it alike, while the
@@ -671,8 +683,7 @@ def _doubted(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
       counted), something covers the point all the same (a white stone washed out in
       sunlight): the confidence falls towards one half as the plainest arm fades."""
     level = float(np.median(f.centre_light[1:-1, 1:-1]))
-    nearest = local_wood(f.centre_light)
-    was, sure = _judge(f, nearest, local_wood(f.centre_chroma), nearest, level, cfg)
+    was, sure = first
     odds = confidence / np.maximum(1.0 - confidence, 1e-6)
     against = (1.0 - sure) / np.maximum(sure, 1e-6)
     both = odds * against / (1.0 + odds * against)

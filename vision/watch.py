@@ -9,7 +9,7 @@ shows is judged against the frames before it:
   so within the last ``settle`` seconds, is moving (a hand, a stone being put down): it is
   reported unknown, with the points next to it, so that a hand is never read as stones.
   Points the classifier is unsure of stay known but carry their low confidence.
-* **Reading.** The stones are read (`stones.features` and `stones.classify`, the costly
+* **Reading.** The stones are read (`stones.features` and `stones.judged`, the costly
   part: a warp of the board and some medians; with `stones.doubt`, the confidence a photo's
   reading carries) only on frames that need it: when a seen
   point was hidden at the last reading, or looks different from then (a stone was put
@@ -50,7 +50,7 @@ from .grid import GridFit
 from .grid_score import lattice_score
 from .locate import locate, to_gray
 from .reading import Reading
-from .stones import classify, doubt, features
+from .stones import doubt, features, judged
 
 
 @dataclasses.dataclass(frozen=True)
@@ -306,8 +306,8 @@ class BoardWatcher:
         self.reads += 1
         self._read_time = time
         f = features(image, self.fit.homography, self.size, self.stone_config)
-        raw, sure = classify(f, self.stone_config)
-        self._confidence = doubt(f, raw, sure, self.stone_config)
+        raw, sure, first = judged(f, self.stone_config)
+        self._confidence = doubt(f, raw, sure, self.stone_config, first=first)
         self._read_look = looks
         self._read_seen = ~unknown
         if self._label is None:
