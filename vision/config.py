@@ -7,8 +7,10 @@ pixels refer to the working image that `locate` downscales to.
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
-from .calibration import Calibration
+if TYPE_CHECKING:  # the type only: config imports nothing of the pipeline
+    from .calibration import Calibration
 
 SIZES: tuple[int, ...] = (9, 13, 19)
 """The board sizes vision decides between."""
@@ -332,6 +334,14 @@ class LocateConfig:
     other photo `benchmarks/vision_confidence.py --placements` reads: 301 of 644 wrong
     placements at 0.2 or more before, 2 after; the 77 right boards all stay at 0.2 or
     more."""
+    run_min: int = 3
+    """A straight run of the line mask is at least this many px long however short the
+    length asked for (`vision.grid_candidates.straight_parts`): a printed line is 1 to 3 px
+    wide, so a shorter run along it cannot tell a line from a dot or a line crossing it."""
+    grow_passes: int = 2
+    """The lattice is grown (`vision.grid_refine.grow`) for at most this many passes per
+    line of the largest board: each pass takes or drops one outer line, and a net found on
+    a corner of the board grows to the whole grid along both axes in fewer."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -505,6 +515,22 @@ class StoneConfig:
     0.6 than the raw figures do (32 against 61 of 223; refitted with the board's doubts,
     46 against 88 of 223 at the default strides, AUC 0.940 against 0.932), and the promise
     that a point read at 0.6 or more is right is what the tracker and the page lean on."""
+    camera_axes: tuple[float, float] = (1.15, 0.15)
+    """`vision.grid.lift_shift` trusts its guessed camera only where the board's two axes,
+    recovered through it, differ in length by at most the first factor and the cosine
+    between them is at most the second (about 8.6 degrees off square): a board's cells are
+    22 x 23.7 mm (1.08), and a lens wider or longer than guessed skews them a little
+    more; a homography off by more is no such camera's view (a rendered or re-warped
+    picture), and no stone is shifted."""
+    wood_reach: int = 3
+    """Where every cell centre around a point is under a stone, clean wood is looked for in
+    rings further out, up to this many (the 6x6 centres around it, three cells either way;
+    `vision.stones.local_wood`): near enough to lie in the point's light, far enough to
+    reach past a group a few stones wide."""
+    set_rounds: int = 20
+    """Rounds of k-means at most when the stones' colours are split into two clusters
+    (`vision.stones._two_means`): seeded at two colours far apart, two clusters settle in
+    a few rounds; the bound only ends one that would go on cycling."""
 
 
 @dataclasses.dataclass(frozen=True)

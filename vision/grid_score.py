@@ -45,7 +45,7 @@ def lattice_score(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> float:
     n, c = fit.size, cfg.grow_cell
     rect = _rectified(gray, fit, c, 1)
     length = int(cfg.score_straight * c)
-    horiz, vert = straight_parts(thin_lines(line_mask(rect, cfg), cfg), length)
+    horiz, vert = straight_parts(thin_lines(line_mask(rect, cfg), cfg), length, cfg)
     lines = c * (np.arange(n) + 1.0)
     xs = np.arange(rect.shape[0], dtype=np.float64)
     scores: list[float] = []
@@ -96,7 +96,7 @@ class _View:
             np.full(gray.shape[:2], 255, np.uint8), fit, c, 2, cv2.BORDER_CONSTANT) > 128
         mask = line_mask(rect, cfg)
         horiz, vert = straight_parts(thin_lines(mask, cfg) if thin else mask,
-                                     int(cfg.score_straight * c))
+                                     int(cfg.score_straight * c), cfg)
         return cls(fit.size, rect, horiz, vert, seen)
 
 
@@ -150,7 +150,8 @@ def vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | Non
     if fit.size != (size or fit.size):
         return fit
     cfg = config.locate
-    lift = lift_shift(fit.homography, small.shape, fit.size, config.stones.stone_lift)
+    lift = lift_shift(fit.homography, small.shape, fit.size, config.stones.stone_lift,
+                      config.stones)
     share, reached = stones_reach(stones, fit.homography, fit.size, cfg, lift)
     if not reached.any(axis=1).all():
         return fit  # the stones leave an axis free by two lines or more

@@ -197,7 +197,8 @@ def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.nd
     _, ax, dx = comb_fit(across_x, lo, hi, n, outline_cfg.reach, cfg)
     _, ay, dy = comb_fit(across_y, lo, hi, n, outline_cfg.reach, cfg)
     h = np.linalg.inv(warp) @ np.array([[dx, 0, ax], [0, dy, ay], [0, 0, 1.0]])
-    lift = lift_shift(h / h[2, 2], small.shape, n, config.stones.stone_lift).mean(axis=0)
+    lift = lift_shift(h / h[2, 2], small.shape, n, config.stones.stone_lift,
+                      config.stones).mean(axis=0)
     h = h @ np.array([[1, 0, -lift[0]], [0, 1, -lift[1]], [0, 0, 1.0]])
     h = _through_stones(h / h[2, 2], witnesses, n, small.shape, config)
     best = vouched(small, GridFit(h, n, 0.0), witnesses, size, config)
@@ -216,7 +217,7 @@ def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int,
     Stones are pushed off their points at random; a hundred of them place the lattice far
     better than a profile's peaks."""
     for _ in range(config.locate.refine_passes):
-        lift = lift_shift(h, shape, n, config.stones.stone_lift)
+        lift = lift_shift(h, shape, n, config.stones.stone_lift, config.stones)
         q = grid.apply(np.linalg.inv(h), stones)
         near = np.rint(q)
         on = (near >= 0).all(axis=1) & (near <= n - 1).all(axis=1)

@@ -324,11 +324,12 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
 
 
 def local_wood(centres: np.ndarray, dirty: np.ndarray | None = None,
-               reach: int = 3, spare: np.ndarray | None = None) -> np.ndarray:
+               reach: int = STONES.wood_reach, spare: np.ndarray | None = None) -> np.ndarray:
     """For each intersection, the median of the clean cell centres nearest it: (k, k) ->
     (k-1, k-1). The four around it first; where all four are ``dirty`` (a stone reaches
-    over them), the clean ones among the 4x4 around it, then 6x6 ... up to ``reach``; where
-    none is clean, the ``spare`` centres (bare wood by other evidence) in the same way;
+    over them), the clean ones among the 4x4 around it, then 6x6 ... up to ``reach`` rings
+    (`StoneConfig.wood_reach`); where none is clean, the ``spare`` centres (bare wood by
+    other evidence) in the same way;
     where none of those either, the median of all clean centres (of the spare ones if none
     is clean, of all if neither is). Only centres inside the grid count: beyond the outer
     lines the board may end, and a table is no reference."""
@@ -530,17 +531,17 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES
         covered = beside_hidden & (f.centre_chroma < cfg.covered_chroma * coloured)
     for _ in range(cfg.wood_passes):
         dirty = _stone_covered(labels != Cell.EMPTY) | covered
-        wood = local_wood(f.centre_light, dirty, spare=bare)
-        labels, confidence = _judge(f, wood, local_wood(f.centre_chroma, dirty, spare=bare),
+        wood = local_wood(f.centre_light, dirty, cfg.wood_reach, spare=bare)
+        labels, confidence = _judge(f, wood, local_wood(f.centre_chroma, dirty, cfg.wood_reach,
+                                                        spare=bare),
                                     np.maximum(wood, nearest), level, cfg)
     return (*_two_sets(f, labels, confidence, level, cfg), first)
 
 
-def _two_means(colours: np.ndarray,
-               rounds: int = 20) -> tuple[np.ndarray, np.ndarray] | None:
+def _two_means(colours: np.ndarray, rounds: int) -> tuple[np.ndarray, np.ndarray] | None:
     """The centres (2, 3) of the two clusters of ``colours`` (m, 3) that k-means settles on
-    from the darkest colour and the one farthest from it, and each colour's cluster (m,);
-    None if one cluster empties."""
+    from the darkest colour and the one farthest from it (in at most ``rounds``), and each
+    colour's cluster (m,); None if one cluster empties."""
     first = colours[int(np.argmin(colours[:, 0]))]
     second = colours[int(np.argmax(np.linalg.norm(colours - first, axis=1)))]
     centres = np.array([first, second])
@@ -570,8 +571,9 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     black (the first player's), or the lighter if ``cfg.lighter_black``. Black and white
     stones are read as they are but for pale ones (`_pale_whites`)."""
     dirty = _stone_covered(labels != Cell.EMPTY)
-    wood_light = local_wood(f.centre_light, dirty)
-    wood_tint = np.stack([local_wood(f.centre_tint[..., c], dirty) for c in (0, 1)], axis=-1)
+    wood_light = local_wood(f.centre_light, dirty, cfg.wood_reach)
+    wood_tint = np.stack([local_wood(f.centre_tint[..., c], dirty, cfg.wood_reach)
+                          for c in (0, 1)], axis=-1)
     colour = np.concatenate([(100.0 * (f.light - wood_light) / np.maximum(wood_light, 1.0))
                              [..., None], f.tint - wood_tint], axis=-1)
     hidden = _lines_hidden(f, level, cfg)
@@ -579,7 +581,7 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
                                          & (np.linalg.norm(colour, axis=-1) > cfg.set_tint))
     if occupied.sum() < 2:
         return labels, confidence
-    clusters = _two_means(colour[occupied])
+    clusters = _two_means(colour[occupied], cfg.set_rounds)
     if clusters is None:
         return labels, confidence
     centres, own = clusters
