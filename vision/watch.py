@@ -155,7 +155,8 @@ class BoardWatcher:
 
     ``size`` (9, 13, 19) is the board size; ``source`` names the camera in the observations.
     ``vision`` is the reader's config, handed to `locate`; ``stone_config``, where given,
-    stands in for its stones' part.
+    stands in for its stones' part (kept as ``vision.stones``, the one the stones are read
+    with).
     ``located`` counts how often the board was located (1 on an undisturbed recording);
     ``reads`` how often the stones were read (on a still board, every ``refresh`` seconds).
     ``fit`` is the grid located (None while there is no board); ``reason`` why the board
@@ -170,8 +171,7 @@ class BoardWatcher:
         self.size = size
         self.source = source
         self.config = config
-        self.stone_config = stone_config or vision.stones
-        self.vision = dataclasses.replace(vision, stones=self.stone_config)
+        self.vision = dataclasses.replace(vision, stones=stone_config or vision.stones)
         self.fit: GridFit | None = None
         self.reason: str | None = None
         self.located = 0
@@ -305,9 +305,9 @@ class BoardWatcher:
         assert self.fit is not None
         self.reads += 1
         self._read_time = time
-        f = features(image, self.fit.homography, self.size, self.stone_config)
-        raw, sure, first = judged(f, self.stone_config)
-        self._confidence = doubt(f, raw, sure, self.stone_config, first=first)
+        f = features(image, self.fit.homography, self.size, self.vision.stones)
+        raw, sure, first = judged(f, self.vision.stones)
+        self._confidence = doubt(f, raw, sure, self.vision.stones, first=first)
         self._read_look = looks
         self._read_seen = ~unknown
         if self._label is None:
