@@ -155,8 +155,8 @@ def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
         quad = grid.apply(back, slab.quad).astype(np.float32)
         inside = None if found is None else \
             _witnesses(found.centres, quad, small.shape, -np.inf)
-        framed = None if found is None else \
-            _witnesses(found.centres, quad, small.shape, config.outline.stone_framed)
+        framed = None if inside is None else \
+            _framed(inside, small.shape, config.outline.stone_framed)
         for n in (size,) if size else config.sizes:
             fit = _fit_from(small, quad, n, size, config, config.outline.reach)
             if inside is not None:
@@ -173,12 +173,18 @@ def _witnesses(centres: np.ndarray, quad: np.ndarray, shape: tuple[int, ...],
     dark table's grain, are no witness) and ``framed`` px or more inside the picture's
     border (a dark band along it, or a stone cut past its middle, is deepest on the border:
     no stone's centre; see `OutlineConfig.stone_framed`)."""
-    h, w = shape[:2]
     inside = np.array([cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
                        for x, y in centres], bool).reshape(-1)
+    return _framed(centres[inside], shape, framed)
+
+
+def _framed(centres: np.ndarray, shape: tuple[int, ...], framed: float) -> np.ndarray:
+    """The ``centres`` (k, 2) ``framed`` px or more inside the border of a picture of
+    ``shape``, in their order (see `_witnesses`)."""
+    h, w = shape[:2]
     kept = ((centres >= framed).all(axis=1) & (centres[:, 0] <= w - 1 - framed)
             & (centres[:, 1] <= h - 1 - framed))
-    out: np.ndarray = centres[inside & kept]
+    out: np.ndarray = centres[kept]
     return out
 
 
