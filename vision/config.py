@@ -291,7 +291,8 @@ class LocateConfig:
     of lines (two lines cross a window 0.7 cell wide on a fifth of it or so)."""
     refine_min_points: int = 8
     """With fewer intersections measured than this the homography is not refitted: it has 8
-    parameters, and outliers must be outvoted."""
+    parameters, and outliers must be outvoted. (So too with fewer black stones near their
+    points, `vision.locate._through_stones`.)"""
     gap_clear: float = 0.25
     """The share of a cell kept clear at either end of the gap between two lines when how
     far the crossing lines run on into it is measured: the lines' own width and blur, and
@@ -342,6 +343,11 @@ class LocateConfig:
     """The lattice is grown (`vision.grid_refine.grow`) for at most this many passes per
     line of the largest board: each pass takes or drops one outer line, and a net found on
     a corner of the board grows to the whole grid along both axes in fewer."""
+    margin_band: tuple[float, float] = (0.25, 0.6)
+    """The band beyond a grid's outer line (cells from it, `vision.grid_score._margin_wood`)
+    whose grey tells whether the board's wood goes on there: past the line's width and
+    blur and the rim of a stone on the line, and within the margin every board has past
+    its outer line (half a cell or more; 0.6 on a standard board)."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -180,8 +180,8 @@ def _lines_choose(small: np.ndarray, fit: GridFit, here: np.ndarray, open_ends: 
 
 
 def _margin_wood(view: _View, cfg: LocateConfig) -> np.ndarray:
-    """Per side (2, 2) as `edge_shares`, how unlike the board's own wood the band from a
-    quarter to three fifths of a cell beyond its outer line is: |median grey there - median
+    """Per side (2, 2) as `edge_shares`, how unlike the board's own wood the band
+    ``cfg.margin_band`` beyond its outer line is: |median grey there - median
     grey of the board's inside| over the latter. Near 0 where the board's wood goes on past
     its outer line, as on every board; large where the grid's edge is the table or the
     floor. 0 where most of the band lies outside the picture (nothing to tell). (On a
@@ -192,7 +192,7 @@ def _margin_wood(view: _View, cfg: LocateConfig) -> np.ndarray:
     rect = view.rect.astype(np.float64)
     lo, hi = 2 * c + c * (n - 1), 2 * c
     inside = max(float(np.median(rect[hi:lo + 1, hi:lo + 1])), 1.0)
-    a, b = int(0.25 * c), int(0.6 * c)
+    a, b = int(cfg.margin_band[0] * c), int(cfg.margin_band[1] * c)
     along = slice(hi, lo + 1)
     bands = (((along, slice(hi - b, hi - a)), (along, slice(lo + a, lo + b))),
              ((slice(hi - b, hi - a), along), (slice(lo + a, lo + b), along)))

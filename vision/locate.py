@@ -219,7 +219,7 @@ def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int,
     the black stones' centres ``stones`` (k, 2): each taken back by its lift
     (`lift_shift`) to the point it lies nearest, the homography fitted by least squares to
     those within ``config.outline.stone_pushed`` cell of it, ``config.locate.refine_passes``
-    times.
+    times (with ``config.locate.refine_min_points`` such stones at least).
     Stones are pushed off their points at random; a hundred of them place the lattice far
     better than a profile's peaks."""
     for _ in range(config.locate.refine_passes):
@@ -227,13 +227,13 @@ def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int,
         q = grid.apply(np.linalg.inv(h), stones)
         near = np.rint(q)
         on = (near >= 0).all(axis=1) & (near <= n - 1).all(axis=1)
-        if on.sum() < 8:
+        if on.sum() < config.locate.refine_min_points:
             break
         at = near[on].astype(int)
         seen = q[on] - lift[at[:, 1] * n + at[:, 0]]
         # Least squares over every stone near its point: their pushes average out.
         close = np.abs(seen - near[on]).max(axis=1) < config.outline.stone_pushed
-        if close.sum() < 8:
+        if close.sum() < config.locate.refine_min_points:
             break
         found, _ = cv2.findHomography(near[on][close], seen[close], 0)
         if found is None or abs(found[2, 2]) < 1e-12:
