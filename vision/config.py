@@ -635,6 +635,34 @@ class OutlineConfig:
     """A black stone up to this many cells off the nearest point of a grid placed within
     half a cell or so lies on that point: a finished game's stones are pushed off their
     points by a tenth of a cell and more, never halfway to the next."""
+    balance_min: float = 0.05
+    """With fewer pixels than this share of the picture inside ``balance_range`` (a picture
+    nearly all black or clipped), the grey world is taken over every pixel: so few tell
+    no lamp's colour."""
+    colour_bins: int = 8
+    """Per colour asked for (``colours``), at most this many of the commonest bins of the
+    middle's histogram are looked at: bins touching one taken are that colour's spread,
+    and a colour rarer than these covers too little of the middle to be the slab's."""
+    slab_middle: float = 0.1
+    """The slab's outline passes the picture's middle within this share of its longer
+    side: a board photographed to be read covers the middle (see ``middle``); a bowl or
+    the table beside it need not."""
+    slab_quad: tuple[float, float, int] = (0.01, 0.2, 20)
+    """The slab's boundary is simplified to a first quadrilateral with tolerances from the
+    first to the second share of its perimeter, in this many steps, the first that leaves
+    four corners kept (as `LocateConfig.quad_epsilon` for the net): stones biting the
+    margin and a hand across the edge bend a slab's boundary by under the second."""
+    edge_ends: float = 0.05
+    """Boundary points within this share of a side's length from either of its corners
+    are not fitted to that side: a board's corners are rounded, and the boundary turns
+    onto the next side there."""
+    edge_rounds: tuple[int, float] = (3, 1.5)
+    """A side's line is fitted again this many times, each time to the boundary points
+    within its band (``edge_band``) narrowed by the second factor once more: a hand or a
+    bowl crossing the edge falls out, the straight edge stays."""
+    same_region: float = 0.01
+    """Two slabs whose masks differ in under this share of the picture's pixels are one
+    (a pair of wood colours whose second adds nothing to the first)."""
 
     @property
     def reach(self) -> tuple[float, float]:
