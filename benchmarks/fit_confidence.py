@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import pickle
 import sys
 import textwrap
@@ -61,7 +60,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.vision_robustness import open_photo, over_photos, reference  # noqa: E402
+from benchmarks.vision_robustness import (  # noqa: E402
+    numbered_rows, open_photo, over_photos, reference)
 from tests.vision.misreads import SPOILERS, scene  # noqa: E402
 from vision import BoardNotFound, Reading, read_board  # noqa: E402
 from vision.calibration import (  # noqa: E402
@@ -139,8 +139,7 @@ def has_truth(row: dict[str, object]) -> bool:
 def manifest_rows(manifest: Path, photo_stride: int) -> list[tuple[int, dict[str, object]]]:
     """The manifest rows read: (line number, row) for every row with stone truth and every
     ``photo_stride``-th of those with labelled grid corners only (none if 0)."""
-    rows = [(i, json.loads(line)) for i, line in enumerate(manifest.read_text().splitlines())
-            if line.strip()]
+    rows = numbered_rows(manifest)
     truth = [(i, r) for i, r in rows if has_truth(r)]
     labelled = [(i, r) for i, r in rows if not has_truth(r) and r.get("grid_corners")]
     return sorted(truth + (labelled[::photo_stride] if photo_stride else []),

@@ -41,7 +41,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -276,14 +276,19 @@ def _task(job: tuple[Path, int, dict[str, object], tuple[Perturbation, ...]]) ->
     return photo_outcomes(*job)
 
 
+def numbered_rows(manifest: Path) -> list[tuple[int, dict[str, Any]]]:
+    """The rows of ``manifest`` (JSON lines) as (line number, row), blank lines skipped:
+    a photo's line number names it in every outcome and record."""
+    return [(i, json.loads(line)) for i, line in enumerate(manifest.read_text().splitlines())
+            if line.strip()]
+
+
 def run(manifest: Path, perturbations: Sequence[Perturbation], jobs: int = 1,
         stride: int = 1, only: str | None = None,
         progress: bool = False) -> list[Outcome]:
     """Every ``stride``-th photo of ``manifest`` (whose path holds ``only``, if given),
     untouched and under each of ``perturbations``, read on ``jobs`` processes."""
-    rows = [(i, json.loads(line)) for i, line in enumerate(manifest.read_text().splitlines())
-            if line.strip()]
-    rows = [(i, r) for i, r in rows if not only or only in r["image"]][::stride]
+    rows = [(i, r) for i, r in numbered_rows(manifest) if not only or only in r["image"]][::stride]
     work = [(manifest.parent, i, r, tuple(perturbations)) for i, r in rows]
     return sorted(over_photos(_task, work, jobs, progress), key=lambda o: o.photo)
 

@@ -7,8 +7,10 @@ pixels refer to the working image that `locate` downscales to.
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
-from .calibration import Calibration
+if TYPE_CHECKING:  # the type only: config imports nothing of the pipeline
+    from .calibration import Calibration
 
 SIZES: tuple[int, ...] = (9, 13, 19)
 """The board sizes vision decides between."""
@@ -289,7 +291,8 @@ class LocateConfig:
     of lines (two lines cross a window 0.7 cell wide on a fifth of it or so)."""
     refine_min_points: int = 8
     """With fewer intersections measured than this the homography is not refitted: it has 8
-    parameters, and outliers must be outvoted."""
+    parameters, and outliers must be outvoted. (So too with fewer black stones near their
+    points, `vision.locate._through_stones`.)"""
     gap_clear: float = 0.25
     """The share of a cell kept clear at either end of the gap between two lines when how
     far the crossing lines run on into it is measured: the lines' own width and blur, and
@@ -332,6 +335,19 @@ class LocateConfig:
     other photo `benchmarks/vision_confidence.py --placements` reads: 301 of 644 wrong
     placements at 0.2 or more before, 2 after; the 77 right boards all stay at 0.2 or
     more."""
+    run_min: int = 3
+    """A straight run of the line mask is at least this many px long however short the
+    length asked for (`vision.grid_candidates.straight_parts`): a printed line is 1 to 3 px
+    wide, so a shorter run along it cannot tell a line from a dot or a line crossing it."""
+    grow_passes: int = 2
+    """The lattice is grown (`vision.grid_refine.grow`) for at most this many passes per
+    line of the largest board: each pass takes or drops one outer line, and a net found on
+    a corner of the board grows to the whole grid along both axes in fewer."""
+    margin_band: tuple[float, float] = (0.25, 0.6)
+    """The band beyond a grid's outer line (cells from it, `vision.grid_score._margin_wood`)
+    whose grey tells whether the board's wood goes on there: past the line's width and
+    blur and the rim of a stone on the line, and within the margin every board has past
+    its outer line (half a cell or more; 0.6 on a standard board)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -505,6 +521,22 @@ class StoneConfig:
     0.6 than the raw figures do (32 against 61 of 223; refitted with the board's doubts,
     46 against 88 of 223 at the default strides, AUC 0.940 against 0.932), and the promise
     that a point read at 0.6 or more is right is what the tracker and the page lean on."""
+    camera_axes: tuple[float, float] = (1.15, 0.15)
+    """`vision.grid.lift_shift` trusts its guessed camera only where the board's two axes,
+    recovered through it, differ in length by at most the first factor and the cosine
+    between them is at most the second (about 8.6 degrees off square): a board's cells are
+    22 x 23.7 mm (1.08), and a lens wider or longer than guessed skews them a little
+    more; a homography off by more is no such camera's view (a rendered or re-warped
+    picture), and no stone is shifted."""
+    wood_reach: int = 3
+    """Where every cell centre around a point is under a stone, clean wood is looked for in
+    rings further out, up to this many (the 6x6 centres around it, three cells either way;
+    `vision.stones.local_wood`): near enough to lie in the point's light, far enough to
+    reach past a group a few stones wide."""
+    set_rounds: int = 20
+    """Rounds of k-means at most when the stones' colours are split into two clusters
+    (`vision.stones._two_means`): seeded at two colours far apart, two clusters settle in
+    a few rounds; the bound only ends one that would go on cycling."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -603,6 +635,34 @@ class OutlineConfig:
     """A black stone up to this many cells off the nearest point of a grid placed within
     half a cell or so lies on that point: a finished game's stones are pushed off their
     points by a tenth of a cell and more, never halfway to the next."""
+    balance_min: float = 0.05
+    """With fewer pixels than this share of the picture inside ``balance_range`` (a picture
+    nearly all black or clipped), the grey world is taken over every pixel: so few tell
+    no lamp's colour."""
+    colour_bins: int = 8
+    """Per colour asked for (``colours``), at most this many of the commonest bins of the
+    middle's histogram are looked at: bins touching one taken are that colour's spread,
+    and a colour rarer than these covers too little of the middle to be the slab's."""
+    slab_middle: float = 0.1
+    """The slab's outline passes the picture's middle within this share of its longer
+    side: a board photographed to be read covers the middle (see ``middle``); a bowl or
+    the table beside it need not."""
+    slab_quad: tuple[float, float, int] = (0.01, 0.2, 20)
+    """The slab's boundary is simplified to a first quadrilateral with tolerances from the
+    first to the second share of its perimeter, in this many steps, the first that leaves
+    four corners kept (as `LocateConfig.quad_epsilon` for the net): stones biting the
+    margin and a hand across the edge bend a slab's boundary by under the second."""
+    edge_ends: float = 0.05
+    """Boundary points within this share of a side's length from either of its corners
+    are not fitted to that side: a board's corners are rounded, and the boundary turns
+    onto the next side there."""
+    edge_rounds: tuple[int, float] = (3, 1.5)
+    """A side's line is fitted again this many times, each time to the boundary points
+    within its band (``edge_band``) narrowed by the second factor once more: a hand or a
+    bowl crossing the edge falls out, the straight edge stays."""
+    same_region: float = 0.01
+    """Two slabs whose masks differ in under this share of the picture's pixels are one
+    (a pair of wood colours whose second adds nothing to the first)."""
 
     @property
     def reach(self) -> tuple[float, float]:

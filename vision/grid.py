@@ -11,6 +11,8 @@ import dataclasses
 
 import numpy as np
 
+from .config import STONES, StoneConfig
+
 
 def apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Points ``pts`` (n, 2) mapped through the homography ``h`` (3, 3); returns (n, 2)."""
@@ -92,7 +94,7 @@ def upright(h: np.ndarray, size: int) -> np.ndarray:
 
 
 def lift_shift(homography: np.ndarray, shape: tuple[int, ...], size: int,
-               height: float) -> np.ndarray:
+               height: float, cfg: StoneConfig = STONES) -> np.ndarray:
     """Where a point ``height`` cells above each intersection appears on the board plane,
     as an offset in lattice units (size*size, 2): under an oblique camera a stone's body is
     seen shifted away from the camera, onto the next point's ground.
@@ -100,7 +102,8 @@ def lift_shift(homography: np.ndarray, shape: tuple[int, ...], size: int,
     The camera is recovered from the homography assuming square pixels, the principal point
     at the image centre and a focal length of the image's longer side (a phone's or a
     webcam's usual field of view). A camera square above the board gives no shift, and so
-    does a homography inconsistent with that camera (a rendered test image, say)."""
+    does a homography inconsistent with that camera (``cfg.camera_axes``: a rendered test
+    image, say)."""
     h_img, w_img = shape[:2]
     f = float(max(h_img, w_img))
     k_inv = np.linalg.inv(np.array([[f, 0, w_img / 2], [0, f, h_img / 2], [0, 0, 1.0]]))
@@ -111,7 +114,8 @@ def lift_shift(homography: np.ndarray, shape: tuple[int, ...], size: int,
     # length in 3D) says the guessed camera is wrong: then trust no shift. Both axes are
     # weighed alike, so the lattice's labelling (which a turn of the photo changes) does
     # not matter.
-    if max(n1, n2) / min(n1, n2) > 1.15 or abs(float(r1 @ r2)) > 0.15:
+    longest, skew = cfg.camera_axes
+    if max(n1, n2) / min(n1, n2) > longest or abs(float(r1 @ r2)) > skew:
         return np.zeros((size * size, 2))
     rot = np.c_[r1, r2, np.cross(r1, r2)]
     centre = -rot.T @ t  # the camera in lattice units; z is its height over the board

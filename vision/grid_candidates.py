@@ -32,11 +32,13 @@ def line_mask(gray: np.ndarray, cfg: LocateConfig) -> np.ndarray:
                                  cfg.line_block, cfg.line_offset)
 
 
-def straight_parts(mask: np.ndarray, length: int) -> tuple[np.ndarray, np.ndarray]:
-    """The horizontal and the vertical runs of ``mask`` at least ``length`` px long (a
-    morphological opening each): in a rectified view, the grid lines without stone rims,
-    text or specks. Returns (horizontal, vertical), float arrays in [0, 1]."""
-    k = max(3, int(length))
+def straight_parts(mask: np.ndarray, length: int,
+                   cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The horizontal and the vertical runs of ``mask`` at least ``length`` px long, and
+    ``cfg.run_min`` at least (a morphological opening each): in a rectified view, the grid
+    lines without stone rims, text or specks. Returns (horizontal, vertical), float arrays
+    in [0, 1]."""
+    k = max(cfg.run_min, int(length))
     horiz = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, k), np.uint8))
     vert = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, 1), np.uint8))
     return horiz.astype(np.float64) / 255.0, vert.astype(np.float64) / 255.0
@@ -226,7 +228,7 @@ def fit_lattice(gray: np.ndarray, quad: np.ndarray, size: int | None, sizes: tup
     warp = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
     rect = cv2.warpPerspective(gray, warp, (side + 2 * m, side + 2 * m), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
-    horiz, vert = straight_parts(line_mask(rect, cfg), int(cfg.fit_straight * side))
+    horiz, vert = straight_parts(line_mask(rect, cfg), int(cfg.fit_straight * side), cfg)
 
     def profiles(part: np.ndarray, axis: int) -> list[np.ndarray]:
         # The whole view and strips across it: a quad slightly off tilts the lines, which

@@ -67,7 +67,7 @@ def refine(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> GridFit:
         rect = cv2.warpPerspective(gray, to_rect @ np.linalg.inv(h), (side, side),
                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         raw = line_mask(rect, cfg)
-        horiz, vert = straight_parts(raw, int(cfg.refine_straight * c))
+        horiz, vert = straight_parts(raw, int(cfg.refine_straight * c), cfg)
         solid = _windows(raw, n, c, half).mean(axis=(1, 2)) / 255.0
         du = _peaks(_windows(vert, n, c, half).mean(axis=1), cfg.peak_min)
         dv = _peaks(_windows(horiz, n, c, half).mean(axis=2), cfg.peak_min)
@@ -142,7 +142,7 @@ def grow(gray: np.ndarray, fit: GridFit, size: int | None, sizes: tuple[int, ...
     h = fit.homography
     i0, j0, i1, j1 = 0, 0, fit.size - 1, fit.size - 1
     seen: set[tuple[int, int, int, int]] = set()  # lattices an outer line was dropped from
-    for _ in range(2 * limit):
+    for _ in range(cfg.grow_passes * limit):
         ext = limit - min(i1 - i0, j1 - j0)  # cells of margin the view needs
         off = ext + 1
         side = c * (max(i1 - i0, j1 - j0) + 2 * off + 1)
@@ -151,7 +151,7 @@ def grow(gray: np.ndarray, fit: GridFit, size: int | None, sizes: tuple[int, ...
         warp = to_rect @ shift @ np.linalg.inv(h)
         rect = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-        horiz, vert = straight_parts(line_mask(rect, cfg), int(cfg.grow_straight * c))
+        horiz, vert = straight_parts(line_mask(rect, cfg), int(cfg.grow_straight * c), cfg)
         rows, cols, rgaps, cgaps = _evidence(horiz, vert, c, off, 0, i1 - i0, 0, j1 - j0,
                                              int(cfg.gap_clear * c), cfg.evidence_band)
         r_ref = max(float(np.median(rows[1:-1])), 1e-6)

@@ -45,7 +45,7 @@ def lattice_score(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> float:
     n, c = fit.size, cfg.grow_cell
     rect = _rectified(gray, fit, c, 1)
     length = int(cfg.score_straight * c)
-    horiz, vert = straight_parts(thin_lines(line_mask(rect, cfg), cfg), length)
+    horiz, vert = straight_parts(thin_lines(line_mask(rect, cfg), cfg), length, cfg)
     lines = c * (np.arange(n) + 1.0)
     xs = np.arange(rect.shape[0], dtype=np.float64)
     scores: list[float] = []
@@ -96,7 +96,7 @@ class _View:
             np.full(gray.shape[:2], 255, np.uint8), fit, c, 2, cv2.BORDER_CONSTANT) > 128
         mask = line_mask(rect, cfg)
         horiz, vert = straight_parts(thin_lines(mask, cfg) if thin else mask,
-                                     int(cfg.score_straight * c))
+                                     int(cfg.score_straight * c), cfg)
         return cls(fit.size, rect, horiz, vert, seen)
 
 
@@ -150,7 +150,8 @@ def vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | Non
     if fit.size != (size or fit.size):
         return fit
     cfg = config.locate
-    lift = lift_shift(fit.homography, small.shape, fit.size, config.stones.stone_lift)
+    lift = lift_shift(fit.homography, small.shape, fit.size, config.stones.stone_lift,
+                      config.stones)
     share, reached = stones_reach(stones, fit.homography, fit.size, cfg, lift)
     if not reached.any(axis=1).all():
         return fit  # the stones leave an axis free by two lines or more
@@ -179,8 +180,8 @@ def _lines_choose(small: np.ndarray, fit: GridFit, here: np.ndarray, open_ends: 
 
 
 def _margin_wood(view: _View, cfg: LocateConfig) -> np.ndarray:
-    """Per side (2, 2) as `edge_shares`, how unlike the board's own wood the band from a
-    quarter to three fifths of a cell beyond its outer line is: |median grey there - median
+    """Per side (2, 2) as `edge_shares`, how unlike the board's own wood the band
+    ``cfg.margin_band`` beyond its outer line is: |median grey there - median
     grey of the board's inside| over the latter. Near 0 where the board's wood goes on past
     its outer line, as on every board; large where the grid's edge is the table or the
     floor. 0 where most of the band lies outside the picture (nothing to tell). (On a
@@ -191,7 +192,7 @@ def _margin_wood(view: _View, cfg: LocateConfig) -> np.ndarray:
     rect = view.rect.astype(np.float64)
     lo, hi = 2 * c + c * (n - 1), 2 * c
     inside = max(float(np.median(rect[hi:lo + 1, hi:lo + 1])), 1.0)
-    a, b = int(0.25 * c), int(0.6 * c)
+    a, b = int(cfg.margin_band[0] * c), int(cfg.margin_band[1] * c)
     along = slice(hi, lo + 1)
     bands = (((along, slice(hi - b, hi - a)), (along, slice(lo + a, lo + b))),
              ((slice(hi - b, hi - a), along), (slice(lo + a, lo + b), along)))

@@ -155,8 +155,8 @@ def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
         quad = grid.apply(back, slab.quad).astype(np.float32)
         inside = None if found is None else \
             _witnesses(found.centres, quad, small.shape, -np.inf)
-        framed = None if found is None else \
-            _witnesses(found.centres, quad, small.shape, config.outline.stone_framed)
+        framed = None if inside is None else \
+            _framed(inside, small.shape, config.outline.stone_framed)
         for n in (size,) if size else config.sizes:
             fit = _fit_from(small, quad, n, size, config, config.outline.reach)
             if inside is not None:
@@ -173,12 +173,18 @@ def _witnesses(centres: np.ndarray, quad: np.ndarray, shape: tuple[int, ...],
     dark table's grain, are no witness) and ``framed`` px or more inside the picture's
     border (a dark band along it, or a stone cut past its middle, is deepest on the border:
     no stone's centre; see `OutlineConfig.stone_framed`)."""
-    h, w = shape[:2]
     inside = np.array([cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
                        for x, y in centres], bool).reshape(-1)
+    return _framed(centres[inside], shape, framed)
+
+
+def _framed(centres: np.ndarray, shape: tuple[int, ...], framed: float) -> np.ndarray:
+    """The ``centres`` (k, 2) ``framed`` px or more inside the border of a picture of
+    ``shape``, in their order (see `_witnesses`)."""
+    h, w = shape[:2]
     kept = ((centres >= framed).all(axis=1) & (centres[:, 0] <= w - 1 - framed)
             & (centres[:, 1] <= h - 1 - framed))
-    out: np.ndarray = centres[inside & kept]
+    out: np.ndarray = centres[kept]
     return out
 
 
@@ -197,7 +203,8 @@ def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.nd
     _, ax, dx = comb_fit(across_x, lo, hi, n, outline_cfg.reach, cfg)
     _, ay, dy = comb_fit(across_y, lo, hi, n, outline_cfg.reach, cfg)
     h = np.linalg.inv(warp) @ np.array([[dx, 0, ax], [0, dy, ay], [0, 0, 1.0]])
-    lift = lift_shift(h / h[2, 2], small.shape, n, config.stones.stone_lift).mean(axis=0)
+    lift = lift_shift(h / h[2, 2], small.shape, n, config.stones.stone_lift,
+                      config.stones).mean(axis=0)
     h = h @ np.array([[1, 0, -lift[0]], [0, 1, -lift[1]], [0, 0, 1.0]])
     h = _through_stones(h / h[2, 2], witnesses, n, small.shape, config)
     best = vouched(small, GridFit(h, n, 0.0), witnesses, size, config)
@@ -212,21 +219,21 @@ def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int,
     the black stones' centres ``stones`` (k, 2): each taken back by its lift
     (`lift_shift`) to the point it lies nearest, the homography fitted by least squares to
     those within ``config.outline.stone_pushed`` cell of it, ``config.locate.refine_passes``
-    times.
+    times (with ``config.locate.refine_min_points`` such stones at least).
     Stones are pushed off their points at random; a hundred of them place the lattice far
     better than a profile's peaks."""
     for _ in range(config.locate.refine_passes):
-        lift = lift_shift(h, shape, n, config.stones.stone_lift)
+        lift = lift_shift(h, shape, n, config.stones.stone_lift, config.stones)
         q = grid.apply(np.linalg.inv(h), stones)
         near = np.rint(q)
         on = (near >= 0).all(axis=1) & (near <= n - 1).all(axis=1)
-        if on.sum() < 8:
+        if on.sum() < config.locate.refine_min_points:
             break
         at = near[on].astype(int)
         seen = q[on] - lift[at[:, 1] * n + at[:, 0]]
         # Least squares over every stone near its point: their pushes average out.
         close = np.abs(seen - near[on]).max(axis=1) < config.outline.stone_pushed
-        if close.sum() < 8:
+        if close.sum() < config.locate.refine_min_points:
             break
         found, _ = cv2.findHomography(near[on][close], seen[close], 0)
         if found is None or abs(found[2, 2]) < 1e-12:

@@ -72,7 +72,7 @@ def neutral(bgr: np.ndarray, cfg: OutlineConfig = OUTLINE) -> np.ndarray:
     img = bgr.astype(np.float32) / 255.0
     lo, hi = cfg.balance_range
     usable = (img.max(axis=2) < hi) & (img.max(axis=2) > lo)
-    if usable.sum() < 0.05 * usable.size:
+    if usable.sum() < cfg.balance_min * usable.size:
         usable = np.ones(usable.shape, bool)
     means = img[usable].mean(axis=0) + 1e-6
     out: np.ndarray = np.clip(img * (means.mean() / means)[None, None, :], 0.0, 1.0)
@@ -108,7 +108,7 @@ def _commonest(px: np.ndarray, cfg: OutlineConfig) -> list[np.ndarray]:
     counts = np.bincount(flat)
     out: list[np.ndarray] = []
     taken: list[np.ndarray] = []
-    for k in np.argsort(-counts)[:8 * cfg.colours]:
+    for k in np.argsort(-counts)[:cfg.colour_bins * cfg.colours]:
         if counts[k] == 0:
             break
         cell = np.array(np.unravel_index(int(k), tuple(int(d) for d in dims)))
@@ -158,7 +158,8 @@ def closed(near: np.ndarray, cfg: OutlineConfig = OUTLINE) -> np.ndarray:
 
 def slab(mask: np.ndarray, cfg: OutlineConfig = OUTLINE) -> np.ndarray | None:
     """The region of the `closed` wood mask ``mask`` most like a slab around the picture's
-    middle (the largest whose outline passes the middle within a tenth of the picture),
+    middle (the largest whose outline passes the middle within ``cfg.slab_middle`` of the
+    picture),
     its holes (stones) filled, as a uint8 mask; None if it covers under ``cfg.min_area``
     of the picture or under ``cfg.min_fill`` of its convex hull."""
     h, w = mask.shape
@@ -167,7 +168,8 @@ def slab(mask: np.ndarray, cfg: OutlineConfig = OUTLINE) -> np.ndarray | None:
     centre = (w / 2.0, h / 2.0)
     for c in contours:
         area = cv2.contourArea(c)
-        if area > best_area and cv2.pointPolygonTest(c, centre, True) >= -0.1 * max(h, w):
+        if area > best_area and \
+                cv2.pointPolygonTest(c, centre, True) >= -cfg.slab_middle * max(h, w):
             best, best_area = c, area
     if best is None or best_area < cfg.min_fill * cv2.contourArea(cv2.convexHull(best)):
         return None  # none, or too far from convex to be a four-sided slab
@@ -193,13 +195,14 @@ def _least_squares(points: np.ndarray) -> np.ndarray:
     return np.array([normal[0], normal[1], -float(normal @ centre)])
 
 
-def _fit(points: np.ndarray, band: float, rounds: int = 3) -> np.ndarray:
+def _fit(points: np.ndarray, band: float, cfg: OutlineConfig) -> np.ndarray:
     """A line through most of ``points`` (k, 2): least squares, then again over those
-    within ``band`` px of it, ``rounds`` times with the band narrowed by 1.5 each time (a
+    within ``band`` px of it, ``cfg.edge_rounds`` times with the band narrowed each time (a
     hand or a bowl crossing the edge falls out)."""
+    rounds, narrower = cfg.edge_rounds
     line = _least_squares(points)
     for r in range(rounds):
-        near = points[np.abs(points @ line[:2] + line[2]) < band / (1.5 ** r)]
+        near = points[np.abs(points @ line[:2] + line[2]) < band / (narrower ** r)]
         if len(near) < 2:
             break
         line = _least_squares(near)
@@ -220,7 +223,7 @@ def edges(mask: np.ndarray, cfg: OutlineConfig = OUTLINE) -> Outline | None:
     if not contours:
         return None
     boundary = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
-    first = quad_around(boundary.astype(np.float32), (0.01, 0.2, 20))
+    first = quad_around(boundary.astype(np.float32), cfg.slab_quad)
     inside = ((boundary[:, 0] > 1) & (boundary[:, 0] < w - 2)
               & (boundary[:, 1] > 1) & (boundary[:, 1] < h - 2))
     lines, seen = [], []
@@ -233,9 +236,10 @@ def edges(mask: np.ndarray, cfg: OutlineConfig = OUTLINE) -> Outline | None:
         along = (boundary - a) @ ((b - a) / length)
         d = np.abs(boundary @ line[:2] + line[2])
         band = cfg.edge_band * length
-        near = inside & (d < band) & (along > 0.05 * length) & (along < 0.95 * length)
+        near = (inside & (d < band) & (along > cfg.edge_ends * length)
+                & (along < (1.0 - cfg.edge_ends) * length))
         if near.sum() >= cfg.edge_seen * length:
-            fitted = _fit(boundary[near], band)
+            fitted = _fit(boundary[near], band, cfg)
             # The boundary runs through the slab's outermost pixel centres; its edge lies
             # half a pixel further out.
             outward = 1.0 if fitted @ [*first.mean(axis=0), 1.0] < 0 else -1.0
@@ -330,7 +334,7 @@ def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
     regions: list[np.ndarray] = []
     for m in masks:
         region = slab(m, cfg)
-        if region is None or any(cv2.countNonZero(region ^ r) < 0.01 * region.size
+        if region is None or any(cv2.countNonZero(region ^ r) < cfg.same_region * region.size
                                  for r in regions):
             continue  # no slab, or one already seen (a pair whose second colour adds none)
         regions.append(region)

@@ -324,11 +324,12 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
 
 
 def local_wood(centres: np.ndarray, dirty: np.ndarray | None = None,
-               reach: int = 3, spare: np.ndarray | None = None) -> np.ndarray:
+               reach: int = STONES.wood_reach, spare: np.ndarray | None = None) -> np.ndarray:
     """For each intersection, the median of the clean cell centres nearest it: (k, k) ->
     (k-1, k-1). The four around it first; where all four are ``dirty`` (a stone reaches
-    over them), the clean ones among the 4x4 around it, then 6x6 ... up to ``reach``; where
-    none is clean, the ``spare`` centres (bare wood by other evidence) in the same way;
+    over them), the clean ones among the 4x4 around it, then 6x6 ... up to ``reach`` rings
+    (`StoneConfig.wood_reach`); where none is clean, the ``spare`` centres (bare wood by
+    other evidence) in the same way;
     where none of those either, the median of all clean centres (of the spare ones if none
     is clean, of all if neither is). Only centres inside the grid count: beyond the outer
     lines the board may end, and a table is no reference."""
@@ -498,7 +499,16 @@ def _sure(margin: np.ndarray, cfg: StoneConfig) -> np.ndarray:
 
 def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, np.ndarray]:
     """Labels (size, size) of `Cell` EMPTY, BLACK or WHITE and confidences in [0, 1]
-    from features.
+    from features (`judged`, without its first judgement)."""
+    labels, confidence, _ = judged(f, cfg)
+    return labels, confidence
+
+
+def judged(f: PointFeatures, cfg: StoneConfig = STONES
+           ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """Labels (size, size) of `Cell` EMPTY, BLACK or WHITE and confidences in [0, 1]
+    from features, and the first judgement (labels and confidences against only the wood
+    nearest each point), which `doubt` weighs against them.
 
     Each point is judged against the wood around it; then again, ``cfg.wood_passes`` times,
     against only the cell centres no stone read so far reaches over (a black stone darkens
@@ -511,7 +521,8 @@ def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, n
     would else be its own wood). A set of two other colours is read by them (`_two_sets`)."""
     level = float(np.median(f.centre_light[1:-1, 1:-1]))
     nearest = local_wood(f.centre_light)
-    labels, confidence = _judge(f, nearest, local_wood(f.centre_chroma), nearest, level, cfg)
+    first = _judge(f, nearest, local_wood(f.centre_chroma), nearest, level, cfg)
+    labels, confidence = first
     bare = bare_wood(f, cfg)
     covered = np.zeros_like(bare)
     coloured = float(np.percentile(f.centre_chroma[1:-1, 1:-1], 75))
@@ -520,17 +531,17 @@ def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, n
         covered = beside_hidden & (f.centre_chroma < cfg.covered_chroma * coloured)
     for _ in range(cfg.wood_passes):
         dirty = _stone_covered(labels != Cell.EMPTY) | covered
-        wood = local_wood(f.centre_light, dirty, spare=bare)
-        labels, confidence = _judge(f, wood, local_wood(f.centre_chroma, dirty, spare=bare),
+        wood = local_wood(f.centre_light, dirty, cfg.wood_reach, spare=bare)
+        labels, confidence = _judge(f, wood, local_wood(f.centre_chroma, dirty, cfg.wood_reach,
+                                                        spare=bare),
                                     np.maximum(wood, nearest), level, cfg)
-    return _two_sets(f, labels, confidence, level, cfg)
+    return (*_two_sets(f, labels, confidence, level, cfg), first)
 
 
-def _two_means(colours: np.ndarray,
-               rounds: int = 20) -> tuple[np.ndarray, np.ndarray] | None:
+def _two_means(colours: np.ndarray, rounds: int) -> tuple[np.ndarray, np.ndarray] | None:
     """The centres (2, 3) of the two clusters of ``colours`` (m, 3) that k-means settles on
-    from the darkest colour and the one farthest from it, and each colour's cluster (m,);
-    None if one cluster empties."""
+    from the darkest colour and the one farthest from it (in at most ``rounds``), and each
+    colour's cluster (m,); None if one cluster empties."""
     first = colours[int(np.argmin(colours[:, 0]))]
     second = colours[int(np.argmax(np.linalg.norm(colours - first, axis=1)))]
     centres = np.array([first, second])
@@ -560,8 +571,9 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     black (the first player's), or the lighter if ``cfg.lighter_black``. Black and white
     stones are read as they are but for pale ones (`_pale_whites`)."""
     dirty = _stone_covered(labels != Cell.EMPTY)
-    wood_light = local_wood(f.centre_light, dirty)
-    wood_tint = np.stack([local_wood(f.centre_tint[..., c], dirty) for c in (0, 1)], axis=-1)
+    wood_light = local_wood(f.centre_light, dirty, cfg.wood_reach)
+    wood_tint = np.stack([local_wood(f.centre_tint[..., c], dirty, cfg.wood_reach)
+                          for c in (0, 1)], axis=-1)
     colour = np.concatenate([(100.0 * (f.light - wood_light) / np.maximum(wood_light, 1.0))
                              [..., None], f.tint - wood_tint], axis=-1)
     hidden = _lines_hidden(f, level, cfg)
@@ -569,7 +581,7 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
                                          & (np.linalg.norm(colour, axis=-1) > cfg.set_tint))
     if occupied.sum() < 2:
         return labels, confidence
-    clusters = _two_means(colour[occupied])
+    clusters = _two_means(colour[occupied], cfg.set_rounds)
     if clusters is None:
         return labels, confidence
     centres, own = clusters
@@ -642,25 +654,27 @@ def read_stones(image: np.ndarray, homography: np.ndarray, size: int,
                 cfg: StoneConfig = STONES) -> tuple[np.ndarray, np.ndarray]:
     """Labels and confidences (size, size), row 0 at the top, for the grid ``homography``."""
     f = features(image, homography, size, cfg)
-    labels, conf = resolve_captured(*classify(f, cfg), cfg.resolve_below)
-    return labels, doubt(f, labels, conf, cfg)
+    raw, sure, first = judged(f, cfg)
+    labels, conf = resolve_captured(raw, sure, cfg.resolve_below)
+    return labels, doubt(f, labels, conf, cfg, first=first)
 
 
 def doubt(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
-          cfg: StoneConfig = STONES) -> np.ndarray:
+          cfg: StoneConfig = STONES, *, first: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """``confidence`` (size, size) of ``labels`` read from ``f`` lowered wherever other
     evidence doubts them: the wood nearest a point in the same light tells otherwise
-    (`_doubted`), or a stone read is no disc on its point (`flat_doubt`). The labels stay
-    as read. Every reader of stones (a photo, a watched camera) gives this confidence."""
-    return flat_doubt(f, labels, _doubted(f, labels, confidence, cfg), cfg)
+    (`_doubted`; ``first`` is that judgement, as `judged` gave it), or a stone read is no
+    disc on its point (`flat_doubt`). The labels stay as read. Every reader of stones (a
+    photo, a watched camera) gives this confidence."""
+    return flat_doubt(f, labels, _doubted(f, labels, confidence, first, cfg), cfg)
 
 
 def _doubted(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
-             cfg: StoneConfig = STONES) -> np.ndarray:
+             first: tuple[np.ndarray, np.ndarray], cfg: StoneConfig) -> np.ndarray:
     """``confidence`` lowered where the evidence disagrees with ``labels``, which stay as
     read. Judged against only the wood nearest it (the four cell centres around it, in the
     same light), a point may read otherwise than against the clean wood `classify` settles
-    on:
+    on (``first``, `judged`'s first judgement):
 
     - then both opinions count, as odds multiplied: a flash's hot spot or a patch of
       sunlight washes the colour out of the point and the wood beside it alike, while the
@@ -671,8 +685,7 @@ def _doubted(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
       counted), something covers the point all the same (a white stone washed out in
       sunlight): the confidence falls towards one half as the plainest arm fades."""
     level = float(np.median(f.centre_light[1:-1, 1:-1]))
-    nearest = local_wood(f.centre_light)
-    was, sure = _judge(f, nearest, local_wood(f.centre_chroma), nearest, level, cfg)
+    was, sure = first
     odds = confidence / np.maximum(1.0 - confidence, 1e-6)
     against = (1.0 - sure) / np.maximum(sure, 1e-6)
     both = odds * against / (1.0 + odds * against)

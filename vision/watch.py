@@ -9,7 +9,7 @@ shows is judged against the frames before it:
   so within the last ``settle`` seconds, is moving (a hand, a stone being put down): it is
   reported unknown, with the points next to it, so that a hand is never read as stones.
   Points the classifier is unsure of stay known but carry their low confidence.
-* **Reading.** The stones are read (`stones.features` and `stones.classify`, the costly
+* **Reading.** The stones are read (`stones.features` and `stones.judged`, the costly
   part: a warp of the board and some medians; with `stones.doubt`, the confidence a photo's
   reading carries) only on frames that need it: when a seen
   point was hidden at the last reading, or looks different from then (a stone was put
@@ -50,7 +50,7 @@ from .grid import GridFit
 from .grid_score import lattice_score
 from .locate import locate, to_gray
 from .reading import Reading
-from .stones import classify, doubt, features
+from .stones import doubt, features, judged
 
 
 @dataclasses.dataclass(frozen=True)
@@ -155,7 +155,8 @@ class BoardWatcher:
 
     ``size`` (9, 13, 19) is the board size; ``source`` names the camera in the observations.
     ``vision`` is the reader's config, handed to `locate`; ``stone_config``, where given,
-    stands in for its stones' part.
+    stands in for its stones' part (kept as ``vision.stones``, the one the stones are read
+    with).
     ``located`` counts how often the board was located (1 on an undisturbed recording);
     ``reads`` how often the stones were read (on a still board, every ``refresh`` seconds).
     ``fit`` is the grid located (None while there is no board); ``reason`` why the board
@@ -170,8 +171,7 @@ class BoardWatcher:
         self.size = size
         self.source = source
         self.config = config
-        self.stone_config = stone_config or vision.stones
-        self.vision = dataclasses.replace(vision, stones=self.stone_config)
+        self.vision = dataclasses.replace(vision, stones=stone_config or vision.stones)
         self.fit: GridFit | None = None
         self.reason: str | None = None
         self.located = 0
@@ -305,9 +305,9 @@ class BoardWatcher:
         assert self.fit is not None
         self.reads += 1
         self._read_time = time
-        f = features(image, self.fit.homography, self.size, self.stone_config)
-        raw, sure = classify(f, self.stone_config)
-        self._confidence = doubt(f, raw, sure, self.stone_config)
+        f = features(image, self.fit.homography, self.size, self.vision.stones)
+        raw, sure, first = judged(f, self.vision.stones)
+        self._confidence = doubt(f, raw, sure, self.vision.stones, first=first)
         self._read_look = looks
         self._read_seen = ~unknown
         if self._label is None:

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from vision import BoardNotFound, grid_score, read_board
-from vision.config import LOCATE, OUTLINE, STONES, VISION, OutlineConfig, VisionConfig
+from vision.config import (LOCATE, OUTLINE, STONES, VISION, OutlineConfig, StoneConfig,
+                           VisionConfig)
 from vision.synth import Synthetic, random_position, render
 
 locate_module = importlib.import_module("vision.locate")  # the name `locate` is its function
@@ -74,9 +75,11 @@ def test_the_stone_lift_and_the_outline_config_reach_the_board_search(
     outline_configs: list[OutlineConfig] = []
     lift_shift, outlines = grid_score.lift_shift, locate_module.outlines
 
-    def spy_lift(h: np.ndarray, shape: tuple[int, ...], size: int, height: float) -> np.ndarray:
+    def spy_lift(h: np.ndarray, shape: tuple[int, ...], size: int, height: float,
+                 cfg: StoneConfig) -> np.ndarray:
         lifts.append(height)
-        return lift_shift(h, shape, size, height)
+        assert cfg is mine.stones  # its camera's tolerances too
+        return lift_shift(h, shape, size, height, cfg)
 
     def spy_outlines(image: np.ndarray, cfg: OutlineConfig) -> list[object]:
         outline_configs.append(cfg)

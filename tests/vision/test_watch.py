@@ -4,15 +4,17 @@ are read only when a point may read differently, never on every frame of a still
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
 import pytest
 
 from kifu.tracker import Announcement, Tracker
-from rules import Color, Game, Move, MovePlayed, Observation, Point, preset
+from rules import Cell, Color, Game, Move, MovePlayed, Observation, Point, preset
 from rules.observation import UNKNOWN
 from vision import BoardNotFound, locate
+from vision.config import STONES
 from vision.film import Film, Take, script
 from vision.watch import BoardWatcher, WatchConfig, as_reading
 
@@ -249,3 +251,15 @@ def test_a_watched_board_carries_the_doubt_a_photo_does_over_an_object_lying_on_
         sure += int((stones & (confidence >= 0.6)).sum())
     assert under >= 10  # the objects are where stones would be read
     assert sure <= under // 5, (sure, under)
+
+
+def test_the_stone_config_given_is_the_one_the_stones_are_read_with() -> None:
+    # `kifu record` hands the watcher its own stone config (stone_config=): it decides.
+    take = Take(width=960, height=540, hands=False, light=False, seed=2)
+    frame = Film(9, take).render(script(random_game(9, 6, seed=6), 9, take)[-1])
+    blind = dataclasses.replace(STONES, black_drop=2.0)  # nothing is that much darker
+    seen = BoardWatcher(9).observe(frame, 0.0).cells
+    watcher = BoardWatcher(9, stone_config=blind)
+    unseen = watcher.observe(frame, 0.0).cells
+    assert Cell.BLACK in seen and Cell.BLACK not in unseen
+    assert watcher.vision.stones is blind
