@@ -36,3 +36,15 @@ def test_a_tally_with_no_board_found_has_no_corner_error() -> None:
     tally = ShotTally(9)
     tally.add(dataclasses.replace(shot, image=np.full_like(shot.image, 128)))
     assert tally.corner == [] and tally.loss_columns().split()[:2] == ["nan", "100.00%"]
+
+
+def test_a_board_found_a_row_off_is_told_from_one_misread() -> None:
+    from benchmarks.vision_scene_boards import found_line
+    shot = render(random_position(9, 4, stones=0.5), 4)
+    rows = shot.position.rows()
+    right = found_line(shot, shot.corners, shot.homography, rows, 9)
+    assert right.startswith("corner 0.00 offset max 0.00") and "wrong 0 {}" in right
+    a_row_off = shot.homography @ np.array([[1, 0, 0], [0, 1, 1.0], [0, 0, 1]])
+    misread = [("X" if rows[0][0] != "X" else "O") + rows[0][1:]] + rows[1:]
+    told = found_line(shot, shot.corners, a_row_off, misread, 9)
+    assert "offset max 1.0" in told and "wrong 1 " in told and "(1 off-grid)" in told
