@@ -235,7 +235,6 @@ class ShotTally:
         return (f"{self.read:6d} {self.found:6d} {self.sized:6d} {self.placed:6d} "
                 f"{self.points:8.2f}% {self.perfect:7d} {statistics.median(self.ms or [0.0]):7.0f}")
 
-
     def loss_columns(self) -> str:
         """Where the points not right went: the median corner error (cells) of the boards
         found at their size, the points lost to boards not placed and those misread on the
