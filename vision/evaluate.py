@@ -163,7 +163,10 @@ class ShotTally:
     size), ``placed`` (at their size, every grid corner within a quarter cell of the
     truth's), the intersections ``right``
     on the placed ones, the boards read ``perfect``, and the milliseconds each read took.
-    Only the ``shown`` intersections count: none a hand hides."""
+    Only the ``shown`` intersections count: none a hand hides. To tell where points are
+    lost: the ``corner`` error (cells, `corner_error_cells`) of each board found at its
+    size, and the points ``misread`` on the placed boards (the rest of the points not
+    right are those of boards not placed)."""
 
     size: int
     read: int = 0
@@ -174,6 +177,8 @@ class ShotTally:
     sized: int = 0
     perfect: int = 0
     ms: list[float] = dataclasses.field(default_factory=list)
+    corner: list[float] = dataclasses.field(default_factory=list)
+    misread: int = 0
 
     def add(self, shot: Synthetic) -> None:
         """Read ``shot`` and count what came of it."""
@@ -190,13 +195,16 @@ class ShotTally:
             return
         self.found += 1
         self.sized += reading.size == self.size
-        if reading.size != self.size or \
-                corner_error_cells(reading.corners, shot.corners, self.size) > 0.25:
+        if reading.size != self.size:
+            return
+        self.corner.append(corner_error_cells(reading.corners, shot.corners, self.size))
+        if self.corner[-1] > 0.25:
             return
         self.placed += 1
         seen, truth = to_array(reading.rows()), to_array(shot.position.rows())
         right = (seen == truth)[~shot.hidden]
         self.right += int(right.sum())
+        self.misread += int((~right).sum())
         self.perfect += bool(right.all())
 
     @classmethod
@@ -227,6 +235,18 @@ class ShotTally:
         return (f"{self.read:6d} {self.found:6d} {self.sized:6d} {self.placed:6d} "
                 f"{self.points:8.2f}% {self.perfect:7d} {statistics.median(self.ms or [0.0]):7.0f}")
 
+    def loss_columns(self) -> str:
+        """Where the points not right went: the median corner error (cells) of the boards
+        found at their size, the points lost to boards not placed and those misread on the
+        placed ones (percent of all the shots' shown points)."""
+        corner = statistics.median(self.corner) if self.corner else float("nan")
+        unplaced = self.shown - self.right - self.misread
+        share = 100.0 / max(1, self.shown)
+        return f"{corner:6.2f} {unplaced * share:8.2f}% {self.misread * share:8.2f}%"
+
+
+LOSS_COLUMNS = f"{'corner':>6} {'unplaced':>9} {'misread':>9}"
+"""The heading of `ShotTally.loss_columns`."""
 
 COLUMNS = f"{'boards':>6} {'found':>6} {'grid':>6} {'points':>9} {'perfect':>7} {'ms':>7}"
 """The heading of `ShotTally.columns`."""

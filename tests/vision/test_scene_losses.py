@@ -1,0 +1,50 @@
+"""Where a synthetic scene's points are lost (`vision.evaluate.ShotTally`): to boards not
+placed, or misread on boards placed; and how far off the grid's corners were. The scenes
+benchmark prints these so a row's loss is told apart before anything is fixed."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from rules import Position
+from vision.evaluate import LOSS_COLUMNS, ShotTally
+from vision.synth import random_position, render
+
+
+def test_points_lost_are_split_between_boards_not_placed_and_misreads() -> None:
+    shot = render(random_position(9, 2, stones=0.3), 2)
+    rows = shot.position.rows()
+    flipped = ("X" if rows[4][4] != "X" else "O")
+    rows[4] = rows[4][:4] + flipped + rows[4][5:]  # one point not what the photo shows
+    blank = dataclasses.replace(shot, image=np.full_like(shot.image, 128))  # no board in it
+    tally = ShotTally(9)
+    tally.add(dataclasses.replace(shot, position=Position(rows)))
+    tally.add(blank)
+    assert (tally.shown, tally.right, tally.misread) == (162, 80, 1)
+    assert len(tally.corner) == 1 and tally.corner[0] < 0.25  # only the board found
+    corner, unplaced, misread = tally.loss_columns().split()
+    assert float(corner) == pytest.approx(tally.corner[0], abs=0.005)
+    assert unplaced == "50.00%" and misread == f"{100 / 162:.2f}%"
+    assert len(LOSS_COLUMNS.split()) == 3
+
+
+def test_a_tally_with_no_board_found_has_no_corner_error() -> None:
+    shot = render(random_position(9, 2, stones=0.3), 2)
+    tally = ShotTally(9)
+    tally.add(dataclasses.replace(shot, image=np.full_like(shot.image, 128)))
+    assert tally.corner == [] and tally.loss_columns().split()[:2] == ["nan", "100.00%"]
+
+
+def test_a_board_found_a_row_off_is_told_from_one_misread() -> None:
+    from benchmarks.vision_scene_boards import found_line
+    shot = render(random_position(9, 4, stones=0.5), 4)
+    rows = shot.position.rows()
+    right = found_line(shot, shot.corners, shot.homography, rows, 9)
+    assert right.startswith("corner 0.00 offset max 0.00") and "wrong 0 {}" in right
+    a_row_off = shot.homography @ np.array([[1, 0, 0], [0, 1, 1.0], [0, 0, 1]])
+    misread = [("X" if rows[0][0] != "X" else "O") + rows[0][1:]] + rows[1:]
+    told = found_line(shot, shot.corners, a_row_off, misread, 9)
+    assert "offset max 1.0" in told and "wrong 1 " in told and "(1 off-grid)" in told
