@@ -85,6 +85,11 @@ class PointFeatures:
     arms: np.ndarray
     waists: np.ndarray
 
+    @property
+    def level(self) -> float:
+        """The board's wood lightness: the median of the cell centres inside the grid."""
+        return float(np.median(self.centre_light[1:-1, 1:-1]))
+
 
 def rectify(image: np.ndarray, homography: np.ndarray, size: int,
             cfg: StoneConfig = STONES) -> np.ndarray:
@@ -519,7 +524,7 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES
     wood has colour (``cfg.wood_colour_min``), a centre that lost most of it beside a point
     whose lines are hidden is taken to be under a stone too, read or not (a white group
     would else be its own wood). A set of two other colours is read by them (`_two_sets`)."""
-    level = float(np.median(f.centre_light[1:-1, 1:-1]))
+    level = f.level
     nearest = local_wood(f.centre_light)
     first = _judge(f, nearest, local_wood(f.centre_chroma), nearest, level, cfg)
     labels, confidence = first
@@ -684,7 +689,7 @@ def _doubted(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
       `line_seen` of the board's wood lightness; arms a stone would lean over not
       counted), something covers the point all the same (a white stone washed out in
       sunlight): the confidence falls towards one half as the plainest arm fades."""
-    level = float(np.median(f.centre_light[1:-1, 1:-1]))
+    level = f.level
     was, sure = first
     odds = confidence / np.maximum(1.0 - confidence, 1e-6)
     against = (1.0 - sure) / np.maximum(sure, 1e-6)
@@ -702,7 +707,7 @@ def flat_doubt(f: PointFeatures, labels: np.ndarray, conf: np.ndarray,
     """``conf`` no higher at a point read as a stone than how plainly it is a disc on its
     point (`_disc_like`): the labels stay as read, but a stone read where something flat
     and wide lies (an object, a hand, glare) is not read surely."""
-    level = float(np.median(f.centre_light[1:-1, 1:-1]))
+    level = f.level
     disc = _sure(_disc_like(f, level, cfg), cfg)
     out: np.ndarray = np.where(labels != Cell.EMPTY, np.minimum(conf, disc), conf)
     return out
