@@ -14,9 +14,11 @@ from rules import Color, Game, Move, MovePlayed, Observation, Point, preset
 from rules.observation import UNKNOWN
 from vision import BoardNotFound, locate
 from vision.film import Film, Take, script
+from vision.perturb import Brightness
 from vision.watch import BoardWatcher, WatchConfig, as_reading
 
 from .misreads import scene
+from .test_illuminant import faint_board
 
 
 def random_game(size: int, moves: int, seed: int) -> list[Move]:
@@ -249,3 +251,15 @@ def test_a_watched_board_carries_the_doubt_a_photo_does_over_an_object_lying_on_
         sure += int((stones & (confidence >= 0.6)).sum())
     assert under >= 10  # the objects are where stones would be read
     assert sure <= under // 5, (sure, under)
+
+
+def test_a_pale_board_only_a_neutral_grey_shows_is_watched_as_a_photo_is_read() -> None:
+    # Too bright an exposure clips the pale wood and its lines out of the picture's grey;
+    # the watcher looks again under a neutral light, as `read_board` does.
+    photo, _ = faint_board(0)
+    frame = Brightness(1.4).apply(photo).image
+    with pytest.raises(BoardNotFound):
+        locate(frame, 19)
+    watcher = BoardWatcher(19)
+    watcher.observe(frame, 0.0)
+    assert watcher.located == 1 and watcher.reason is None
