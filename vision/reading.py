@@ -15,7 +15,7 @@ from .config import VISION, LocateConfig, OutlineConfig, StoneConfig, VisionConf
 from .errors import BoardNotFound
 from .grid import GridFit
 from .grid_score import BoardDoubts, board_doubts, trusted
-from .illuminant import neutral_gray
+from .illuminant import neutral_gray, under_white
 from .locate import locate, working
 from .stones import read_stones
 
@@ -99,7 +99,9 @@ def read_board(image: np.ndarray, size: int | None = None, *,
                                  outline=outline_cfg or config.outline)
     fit, work = locate_in_any_light(image, size, config)
     t1 = time.perf_counter()
-    labels, conf = read_stones(image, fit.homography, fit.size, config.stones)
+    # The stones in the colours a white light gives them (a coloured lamp's gains divided out).
+    labels, conf = read_stones(under_white(image, config.light), fit.homography, fit.size,
+                               config.stones)
     t2 = time.perf_counter()
     n = fit.size
     small, to_full = work
