@@ -633,7 +633,7 @@ class LightConfig:
     more (the strongest gain over the weakest) was taken under a coloured lamp, and its
     stones are read with the lamp's gains divided out (`vision.illuminant.lamp_gains`).
     A camera's white balance leaves a room light's tint well inside it: photos from four
-    sources, in rooms lit by daylight, warm bulbs and tubes, reach 1.7 (a warm bulb); a
+    sources, in rooms lit by daylight, warm bulbs and tubes, reach 1.68; a
     lamp of pure hue mixed into a third of the light gives 1.4 over the room's tint, one
     mixed into more than half gives 2.5 and more. Below it the picture is read as taken:
     the stone reader's thresholds already hold for the tints a room light leaves."""
