@@ -688,6 +688,19 @@ class LightConfig:
     picture's own darkest and brightest surfaces (black and white stones) span the range
     a well-exposed photo has, whatever the lamp took away; the extreme 0.5% each side
     (specks, glints) do not set the range."""
+    lamp_ratio: float = 1.8
+    """A picture whose brightest surfaces' channels (`white_gains`) differ by this ratio or
+    more (the strongest gain over the weakest) was taken under a coloured lamp, and its
+    stones are read with the lamp's gains divided out (`vision.illuminant.lamp_gains`).
+    A camera's white balance leaves a room light's tint well inside it: photos from four
+    sources, in rooms lit by daylight, warm bulbs and tubes, reach 1.68; a
+    lamp of pure hue mixed into a third of the light gives 1.4 over the room's tint, one
+    mixed into more than half gives 2.5 and more. Below it the picture is read as taken:
+    the stone reader's thresholds already hold for the tints a room light leaves."""
+    gain_sample: int = 250_000
+    """The lamp's gains are read off at most this many pixels, taken evenly over the
+    picture: the percentile of a quarter million pixels is that of the whole to within a
+    grey level, at a fraction of the cost for a 12 MP photo."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -20,10 +20,17 @@ eye does instead, step by step, each a function of its own:
 
 Everything is a function of a numpy image and a `LightConfig`; `vision.read_board` looks
 for the board in `neutral_gray` when it finds none in the picture as taken.
+
+The stones are read in colour, against the wood's tint and lightness; under a coloured lamp
+the wood's tint and the white stones' are the lamp's, and white stones read empty. So where
+the brightest surfaces' channels differ as only a lamp makes them (`lamp_gains`), the stones
+are read in the picture with the lamp's gains divided out (`under_white`); a picture under
+a room's light is read as taken.
 """
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from .config import LIGHT, LightConfig
@@ -95,3 +102,45 @@ def neutral_gray(image: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray:
     bgr = _bgr(image).astype(np.float32)
     w = channel_weights(image, cfg) / white_gains(image, cfg)
     return stretch(bgr @ w.astype(np.float32), cfg)
+
+
+def _sample(image: np.ndarray, pixels: int) -> np.ndarray:
+    """``image`` (H, W, C) taken every k-th row and column, k the smallest step that leaves
+    at most ``pixels`` pixels."""
+    step = max(1, int(np.ceil(np.sqrt(image.shape[0] * image.shape[1] / max(pixels, 1)))))
+    return image[::step, ::step]
+
+
+def lamp_gains(image: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray | None:
+    """(3,) the coloured lamp's gains per BGR channel of ``image`` (uint8 BGR or BGRA),
+    relative to the strongest (which is 1), or None where the light is a room's: the
+    brightest surfaces' channels (`white_gains`, read off at most ``cfg.gain_sample``
+    pixels) differ by less than ``cfg.lamp_ratio``. A grey image has no lamp. The white
+    patch takes the brightest surfaces to be white: a picture with nothing white in it (an
+    empty board of warm wood filling the frame) can show the wood's own colour as a lamp."""
+    if image.ndim == 2:
+        return None
+    gains = white_gains(_sample(_bgr(image), cfg.gain_sample), cfg)
+    if gains.max() < cfg.lamp_ratio * gains.min():
+        return None
+    out: np.ndarray = gains / gains.max()
+    return out
+
+
+def balanced(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """``image`` (uint8 BGR or BGRA) with each channel divided by its ``gains`` (3,) (as
+    `lamp_gains` gives them: none above 1, so no channel is darkened), rounded and clipped
+    to uint8, as BGR: the picture as a white light would show it, up to the channels the
+    lamp clipped."""
+    bgr = _bgr(image)
+    tables = [np.clip(np.rint(np.arange(256) / max(float(g), 1e-3)), 0, 255).astype(np.uint8)
+              for g in gains]
+    return cv2.merge([cv2.LUT(np.ascontiguousarray(bgr[:, :, c]), tables[c])
+                      for c in range(3)])
+
+
+def under_white(image: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray:
+    """``image`` as the stones are read in it: `balanced` by the lamp's gains where it was
+    taken under a coloured lamp (`lamp_gains`), else ``image`` itself, untouched."""
+    gains = lamp_gains(image, cfg)
+    return image if gains is None else balanced(image, gains)

@@ -15,7 +15,7 @@ from .config import VISION, LocateConfig, OutlineConfig, StoneConfig, VisionConf
 from .errors import BoardNotFound
 from .grid import GridFit
 from .grid_score import BoardDoubts, board_doubts, trusted
-from .illuminant import neutral_gray
+from .illuminant import neutral_gray, under_white
 from .locate import locate, working
 from .stones import read_stones
 
@@ -63,6 +63,26 @@ class Reading:
         return Observation(p.width, p.height, p.cells, self.confidence, time_s, source)
 
 
+def locate_in_any_light(image: np.ndarray, size: int | None,
+                        config: VisionConfig) -> tuple[GridFit, tuple[np.ndarray, np.ndarray]]:
+    """The board's grid in ``image`` (`vision.locate`), and the working image it was found
+    in (`vision.locate.working`: the small grey, and its homography to full size). Where
+    there is none in the picture as taken, it is looked for again under a neutral light
+    (`vision.illuminant.neutral_gray`: a lamp's cast or an exposure that clipped the
+    channels the lines were in taken out). Raises vision.BoardNotFound with the first
+    look's reason when neither finds it, ValueError when ``image`` is not an image."""
+    work = working(image, config.locate)  # validates the input before any work
+    try:
+        return locate(image, size, config, work=work), work
+    except BoardNotFound as lost:
+        neutral = neutral_gray(image, config.light)
+        work = working(neutral, config.locate)
+        try:
+            return locate(neutral, size, config, work=work), work
+        except BoardNotFound:
+            raise lost from None
+
+
 def read_board(image: np.ndarray, size: int | None = None, *,
                config: VisionConfig = VISION, locate_cfg: LocateConfig | None = None,
                stone_cfg: StoneConfig | None = None,
@@ -77,20 +97,11 @@ def read_board(image: np.ndarray, size: int | None = None, *,
     config = dataclasses.replace(config, locate=locate_cfg or config.locate,
                                  stones=stone_cfg or config.stones,
                                  outline=outline_cfg or config.outline)
-    work = working(image, config.locate)  # validates the input before any work
-    try:
-        fit = locate(image, size, config, work=work)
-    except BoardNotFound as lost:
-        # No board in the picture as taken: look again under a neutral light (a lamp's
-        # cast or an exposure that clipped the channels the lines were in taken out).
-        neutral = neutral_gray(image, config.light)
-        work = working(neutral, config.locate)
-        try:
-            fit = locate(neutral, size, config, work=work)
-        except BoardNotFound:
-            raise lost from None
+    fit, work = locate_in_any_light(image, size, config)
     t1 = time.perf_counter()
-    labels, conf = read_stones(image, fit.homography, fit.size, config.stones)
+    # The stones in the colours a white light gives them (a coloured lamp's gains divided out).
+    labels, conf = read_stones(under_white(image, config.light), fit.homography, fit.size,
+                               config.stones)
     t2 = time.perf_counter()
     n = fit.size
     small, to_full = work

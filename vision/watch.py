@@ -1,9 +1,10 @@
 """`BoardWatcher`: follows one board through a stream of frames, cheaply.
 
-The board is located once (`locate`, the slow part). After that every frame gets a cheap
-*look*: the mean colour of a small disc of pixels at each intersection, sampled straight
-from the frame through the known homography (no warp of the whole image). What a frame
-shows is judged against the frames before it:
+The board is located once (`vision.reading.locate_in_any_light`, the slow part: looked for
+again under a neutral light where a lamp or the exposure hides it, as a photo is). After
+that every frame gets a cheap *look*: the mean colour of a small disc of pixels at each
+intersection, sampled straight from the frame through the known homography (no warp of
+the whole image). What a frame shows is judged against the frames before it:
 
 * **Motion and occlusion.** A point whose look changed since the previous frame, or did
   so within the last ``settle`` seconds, is moving (a hand, a stone being put down): it is
@@ -48,8 +49,8 @@ from .config import VISION, StoneConfig, VisionConfig
 from .errors import BoardNotFound
 from .grid import GridFit
 from .grid_score import lattice_score
-from .locate import locate, to_gray
-from .reading import Reading
+from .locate import to_gray
+from .reading import Reading, locate_in_any_light
 from .stones import doubt, features, judged
 
 
@@ -200,7 +201,7 @@ class BoardWatcher:
         """Locate the board; False when it is not found. Found where the grid already was
         (`same_place`), that grid is kept, with what was read through it."""
         try:
-            fit = locate(image, self.size, self.vision)
+            fit, _ = locate_in_any_light(image, self.size, self.vision)
         except BoardNotFound as exc:
             self.fit = None
             self.reason = exc.reason

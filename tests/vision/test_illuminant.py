@@ -11,8 +11,10 @@ import pytest
 from vision import BoardNotFound, read_board
 from vision.config import LightConfig
 from vision.illuminant import (
-    LUMA, channel_weights, clipped_share, neutral_gray, stretch, white_gains)
+    LUMA, balanced, channel_weights, clipped_share, lamp_gains, neutral_gray, stretch,
+    under_white, white_gains)
 from vision.perturb import Brightness, Cast
+from vision.synth import Scene, random_position, render
 
 WOOD = np.array([195.0, 229.0, 242.0])  # BGR of a pale board under a bright white light
 SIDE = 600
@@ -140,3 +142,41 @@ def test_a_pale_board_found_in_white_light_is_found_under_strong_lamps_and_x1_4(
             pytest.fail(f"seed {seed}, {name}: {lost}")
         assert reading.size == 19, name
         assert np.abs(reading.corners - corners).max() < 0.25 * cell, name
+
+
+def test_a_room_light_is_no_lamp_and_its_picture_is_read_as_taken() -> None:
+    image, _ = faint_board(0)
+    assert lamp_gains(image) is None
+    assert under_white(image) is image
+    assert lamp_gains(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) is None
+
+
+@pytest.mark.parametrize("hue", [0, 60, 120, 180])
+def test_a_coloured_lamps_gains_are_read_off_the_brightest_surfaces(hue: float) -> None:
+    image, _ = faint_board(1)
+    lamp = Cast(hue, 0.6)
+    gains = lamp_gains(lamp.apply(image).image)
+    assert gains is not None and gains.max() == 1.0
+    # The channel the lamp gives least light is the weakest, as far under the strongest
+    # as only a lamp puts it.
+    assert int(np.argmin(gains)) == int(np.argmin(lamp.gains() * WOOD))
+    assert gains.min() <= 1.0 / LightConfig().lamp_ratio
+
+
+def test_balancing_divides_each_channel_by_its_gain_and_clips() -> None:
+    image = np.full((4, 4, 3), (100, 200, 50), np.uint8)
+    out = balanced(image, np.array([1.0, 0.5, 0.25]))
+    assert out.shape == (4, 4, 3) and out.dtype == np.uint8
+    assert tuple(out[0, 0]) == (100, 255, 200)
+    assert np.array_equal(balanced(image, np.ones(3)), image)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_stones_under_a_coloured_lamp_read_as_under_white_light(seed: int) -> None:
+    """A half-filled board seen from above: under a lamp of green, cyan or blue-green light
+    (white stones turn the lamp's colour and the wood loses its own) every point reads as
+    the position is."""
+    shot = render(random_position(19, seed, 0.5), seed, Scene())
+    for hue in (60, 120, 180):
+        reading = read_board(Cast(hue, 0.6).apply(shot.image).image, 19)
+        assert reading.rows() == shot.position.rows(), f"hue {hue}"

@@ -16,9 +16,11 @@ from rules.observation import UNKNOWN
 from vision import BoardNotFound, locate
 from vision.config import STONES
 from vision.film import Film, Take, script
+from vision.perturb import Brightness
 from vision.watch import BoardWatcher, WatchConfig, as_reading
 
 from .misreads import scene
+from .test_illuminant import faint_board
 
 
 def random_game(size: int, moves: int, seed: int) -> list[Move]:
@@ -263,3 +265,15 @@ def test_the_stone_config_given_is_the_one_the_stones_are_read_with() -> None:
     unseen = watcher.observe(frame, 0.0).cells
     assert Cell.BLACK in seen and Cell.BLACK not in unseen
     assert watcher.vision.stones is blind
+
+
+def test_a_pale_board_only_a_neutral_grey_shows_is_watched_as_a_photo_is_read() -> None:
+    # Too bright an exposure clips the pale wood and its lines out of the picture's grey;
+    # the watcher looks again under a neutral light, as `read_board` does.
+    photo, _ = faint_board(0)
+    frame = Brightness(1.4).apply(photo).image
+    with pytest.raises(BoardNotFound):
+        locate(frame, 19)
+    watcher = BoardWatcher(19)
+    watcher.observe(frame, 0.0)
+    assert watcher.located == 1 and watcher.reason is None
