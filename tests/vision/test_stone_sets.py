@@ -27,6 +27,7 @@ SETS = {  # BGR, the darker set first
     "black and red": ((25, 25, 25), (50, 50, 210)),
 }
 BROWN_AND_CREAM = ((30, 60, 110), (170, 215, 235))
+WOOD_LIKE = ((17, 60, 57), (125, 162, 206))  # dark olive, and a light tan near the wood's
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -78,3 +79,23 @@ def test_cream_stones_barely_lighter_than_the_wood_read_white() -> None:
     without = read_stones(shot.image, reading.homography, 19,
                           dataclasses.replace(STONES, pale_arm=0.0))[0]
     assert np.sum(without[cream] == 2) <= 40
+
+
+@pytest.mark.xfail(strict=True, reason="issue 19: lighter stones coloured like the wood on a "
+                   "crowded board read empty (99 of 105); a fix tried cost dev photos under "
+                   "red and magenta lamps")
+def test_a_crowded_board_of_stones_coloured_nearly_like_the_wood_is_read() -> None:
+    # A finished game (80% of the points taken) with a set whose lighter stones are nearly
+    # the wood's colour and, under their own shading, often darker than it. Every cell
+    # centre lies under a stone, so the wood must be seen where a cross of lines shows;
+    # where the cross and all its arms are hidden, something stands on the point.
+    wrong = lighter = 0
+    for seed in (0, 1, 5):
+        shot = render(random_position(9, seed, stones=0.8), seed,
+                      Scene(stone_colours=WOOD_LIKE, width=480, height=360))
+        truth = to_array(shot.position.rows())
+        labels, _ = read_stones(shot.image, shot.homography, 9)
+        wrong += int(((labels != truth) & ~shot.hidden).sum())
+        lighter += int((truth == 2).sum())
+    assert lighter >= 100
+    assert wrong <= lighter // 20, (wrong, lighter)
