@@ -3,7 +3,7 @@ confidence >= 0.6 should be right, and a right point should rarely be read with 
 
     .venv/bin/python benchmarks/vision_confidence.py [--seeds N] [--size 19] [--skip-photos]
     .venv/bin/python benchmarks/vision_confidence.py --calibration [--records FILE]
-        [--photo-stride K] [--perturb-stride K]
+        [--photo-stride K] [--perturb-stride K] [--scenes N] [--mistaken K] [--board-scenes N]
     .venv/bin/python benchmarks/vision_confidence.py --placements K
 
 Two tables, one row per kind of picture:
@@ -67,8 +67,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.fit_confidence import (  # noqa: E402
-    BOARD_SCENE_SOURCE, Record, board_data, fit, load_or_collect, manifest_rows, photo_records,
-    point_data, right_points)
+    BOARD_SCENE_SOURCE, PLACED, SCENE_SOURCE, Record, board_data, fit, load_or_collect,
+    manifest_rows, photo_records, point_data, right_points)
 from benchmarks.vision_robustness import reference  # noqa: E402
 from tests.vision.misreads import SPOILERS, scene  # noqa: E402
 from vision import BoardNotFound, read_board  # noqa: E402
@@ -295,7 +295,11 @@ def calibration_report(records: Sequence[Record]) -> list[str]:
            f"and at calibrated >= {SURE}; 'raw' is the grid's own confidence, "
            "'raw+doubts' it lowered by its doubts (what read_board reports)")
     head = f"{'held out':<22} {'':<11} {'points':>7} {SEP_HEADER}  {'boards':>5} {SEP_HEADER}"
-    out = [sep, "", head]
+    read = [r for r in records if r.found and r.source not in (SCENE_SOURCE, BOARD_SCENE_SOURCE)
+            and not r.perturbation.startswith(PLACED)]
+    out = [sep, "", f"dev photos' readings found: {len(read)}; wrong grids "
+           f"{sum(r.grid_right is False for r in read)}; wrong by the older verdict (also "
+           f"99% of the points right) {sum(r.board_right is False for r in read)}", "", head]
     out += kind_rows("none (in sample)", all_kinds(fit(records, False), fit(records), records))
     by_source, sources = held_out(records, lambda r: r.source)
     pooled: list[list[Scores]] = []

@@ -224,8 +224,8 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, features: Sequence[str],
     """The logistic regression of ``y`` (m,) booleans on ``x`` (m, k), by Newton's method
     with an L2 penalty ``ridge`` on the standardised weights (`POINT_RIDGE`, `BOARD_RIDGE`);
     a weight of a `MONOTONE` feature that comes out negative is held at 0 and the rest
-    refitted, and so is an `ANTITONE` one that comes out positive. Deterministic. Weights and bias are rounded to 4 significant digits (their
-    printed form is the model)."""
+    refitted, and so is an `ANTITONE` one that comes out positive. Deterministic. Weights
+    and bias are rounded to 4 significant digits (their printed form is the model)."""
     x = np.asarray(x, dtype=np.float64)
     t = np.asarray(y, dtype=np.float64)
     k = x.shape[1]
