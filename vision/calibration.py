@@ -9,11 +9,11 @@ logistic regression per kind turns the evidence the reader already has into one:
 - per point (`POINT_FEATURES`): the raw confidence (as log-odds), the colour read, and how
   many of its neighbours are stones;
 - per board (`BOARD_FEATURES`): the grid's confidence lowered by its doubts (what
-  `read_board` reports uncalibrated, as log-odds), what speaks against
-  the grid being the board's own (`vision.grid_score.BoardDoubts`: its lines crossing on
-  past an outer line, table where wood should lie beyond it), the size read, the share of
-  points read with doubt, the share read as stones, the cell's size in pixels, and how far
-  inside the picture the grid's corners lie.
+  `read_board` reports uncalibrated, as log-odds), those doubts themselves
+  (`vision.grid_score.BoardDoubts`: its lines crossing on past an outer line, table where
+  wood should lie beyond it), the size read, the share of points read with doubt, the
+  share read as stones, the cell's size in pixels, and how far inside the picture the
+  grid's corners lie.
 
 Which evidence: each set was judged by fits that left out the source or the group of
 perturbations judged (`benchmarks/vision_confidence.py --calibration`), over the dev photos
@@ -41,7 +41,9 @@ cell or more off its label, or its stones read a line off the truth's:
 misread on a grid in place (that is the points' confidence's business; counted so, every
 9x9 with one point misread was a "wrong board", and the board AUC of 0.38 measured before
 measured those). So counted, no dev photo read under the perturbations sampled and no
-synthetic scene board was found with a wrong grid: the wrong boards the board model is
+synthetic scene board was found with a wrong grid (at the default strides an earlier fit
+met 7 readings of one Roboflow photo whose labelled corners lie half a cell off a grid
+that looks right; stride 8 does not read it): the wrong boards the board model is
 fitted and judged on are the grids a board's is most easily mistaken for (a line off each
 way, 9x9 and 13x13 patches), placed in the dev photos. Held out by source, pooled (769
 boards, 313 wrong): the board confidence `read_board` reports (the grid's own lowered by
