@@ -23,12 +23,18 @@ too for a single stone), and whether the board is right: **a board found is righ
 manifest's (where given), and its four corners lie within `GRID_OFF` (half a cell) of the
 labelled ones (where labelled, moved as the perturbation moves the photo), or where only
 the stones are known, the stones read sit on the true ones no worse than on the true ones
-moved a line any way (`stones_agree`). A point or two
-misread on a grid in place is not a wrong board: that is what the points' confidence is
-for (the older verdict, also 99% of the points right, is kept as ``board_right``: on the
-dev photos it made a wrong board of every 9x9 with one point misread).
+moved a line any way (`stones_agree`). A point or two misread on a grid in place is not a
+wrong board: that is what the points' confidence is for (the older verdict, also 99% of
+the points right, is kept as ``board_right``: on the dev photos it made a wrong board of
+every 9x9 with one point misread).
 Points of a board read at the wrong size have no truth and are left out of the point fit;
 the board counts wrong.
+
+``--mistaken K`` places in every K-th photo read right untouched the grids its board's is
+most easily mistaken for (`placement_records`: a line off each way, 9x9 and 13x13
+patches): the dev photos read under the perturbations give no wrong grid to fit a board
+model on, and these are the wrong grids a reader finds. They are fitted on and judged by
+source like the photos they are placed in.
 
 ``--board-scenes N`` reads N boards of every `benchmarks/vision_scenes.py` row whole, as a
 photo is read (`board_scene_records`): boards drawn a line off, at the wrong size or not
