@@ -541,6 +541,13 @@ class StoneConfig:
     """Rounds of k-means at most when the stones' colours are split into two clusters
     (`vision.stones._two_means`): seeded at two colours far apart, two clusters settle in
     a few rounds; the bound only ends one that would go on cycling."""
+    ceiling: int = 254
+    """A cell centre as light (Lab L) as a grey whose three channels reach this level is
+    at the sensor's ceiling (as `LightConfig.clip_level`: 255, or 254 after JPEG's
+    rounding). Where the board's wood lightness (its median centre) is there, the
+    exposure clipped the wood: a centre took its colourlessness from the ceiling, not
+    from a stone over it, and is not taken to be under a stone for want of the wood's
+    colour (`vision.stones.at_ceiling`, `vision.stones.judged`)."""
 
 
 @dataclasses.dataclass(frozen=True)
