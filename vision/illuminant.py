@@ -100,9 +100,9 @@ def neutral_gray(image: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray:
     range. A grey image is only stretched."""
     if image.ndim == 2:
         return stretch(image, cfg)
-    bgr = _bgr(image).astype(np.float32)
-    w = channel_weights(image, cfg) / white_gains(_sample(_bgr(image), cfg.gain_sample), cfg)
-    return stretch(bgr @ w.astype(np.float32), cfg)
+    bgr = _bgr(image)
+    w = channel_weights(bgr, cfg) / _sampled_gains(bgr, cfg)
+    return stretch(bgr.astype(np.float32) @ w.astype(np.float32), cfg)
 
 
 def _sample(image: np.ndarray, pixels: int) -> np.ndarray:
@@ -110,6 +110,12 @@ def _sample(image: np.ndarray, pixels: int) -> np.ndarray:
     at most ``pixels`` pixels."""
     step = max(1, int(np.ceil(np.sqrt(image.shape[0] * image.shape[1] / max(pixels, 1)))))
     return image[::step, ::step]
+
+
+def _sampled_gains(bgr: np.ndarray, cfg: LightConfig) -> np.ndarray:
+    """`white_gains` of ``bgr`` (H, W, 3 uint8) read off at most ``cfg.gain_sample`` of its
+    pixels, taken evenly over the picture (`_sample`)."""
+    return white_gains(_sample(bgr, cfg.gain_sample), cfg)
 
 
 def lamp_gains(image: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray | None:
@@ -121,7 +127,7 @@ def lamp_gains(image: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray | None
     empty board of warm wood filling the frame) can show the wood's own colour as a lamp."""
     if image.ndim == 2:
         return None
-    gains = white_gains(_sample(_bgr(image), cfg.gain_sample), cfg)
+    gains = _sampled_gains(_bgr(image), cfg)
     if gains.max() < cfg.lamp_ratio * gains.min():
         return None
     out: np.ndarray = gains / gains.max()
