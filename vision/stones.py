@@ -33,6 +33,7 @@ been lifted yet, and it stays.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import cv2
 import numpy as np
@@ -553,10 +554,16 @@ def at_ceiling(light: np.ndarray, cfg: StoneConfig = STONES) -> np.ndarray:
     """Where the lightness ``light`` (any shape, OpenCV's 0..255 Lab L) is at the sensor's
     ceiling: as light as a grey whose channels all reach ``cfg.ceiling``. There the
     exposure clipped the wood and a white stone alike; neither keeps a colour to tell."""
-    grey = np.full((1, 1, 3), cfg.ceiling, np.uint8)
-    top = float(cv2.cvtColor(grey, cv2.COLOR_BGR2LAB)[0, 0, 0])
-    out: np.ndarray = light >= top
+    out: np.ndarray = light >= _grey_lightness(cfg.ceiling)
     return out
+
+
+@functools.lru_cache(maxsize=8)
+def _grey_lightness(level: int) -> float:
+    """The lightness (OpenCV's 0..255 Lab L) of a grey whose three channels are ``level``:
+    worked out once per level."""
+    grey = np.full((1, 1, 3), level, np.uint8)
+    return float(cv2.cvtColor(grey, cv2.COLOR_BGR2LAB)[0, 0, 0])
 
 
 def _two_means(colours: np.ndarray, rounds: int) -> tuple[np.ndarray, np.ndarray] | None:
