@@ -541,13 +541,6 @@ class StoneConfig:
     """Rounds of k-means at most when the stones' colours are split into two clusters
     (`vision.stones._two_means`): seeded at two colours far apart, two clusters settle in
     a few rounds; the bound only ends one that would go on cycling."""
-    ceiling: int = 254
-    """A cell centre as light (Lab L) as a grey whose three channels reach this level is
-    at the sensor's ceiling (as `LightConfig.clip_level`: 255, or 254 after JPEG's
-    rounding). Where the board's wood lightness (its median centre) is there, the
-    exposure clipped the wood: a centre took its colourlessness from the ceiling, not
-    from a stone over it, and is not taken to be under a stone for want of the wood's
-    colour (`vision.stones.at_ceiling`, `vision.stones.judged`)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -689,7 +682,13 @@ class LightConfig:
 
     clip_level: int = 254
     """A channel value at or above this is at the sensor's ceiling (255, or 254 where JPEG
-    rounding leaves it): it carries no contrast, whatever lies under it."""
+    rounding leaves it): it carries no contrast, whatever lies under it. The stones are
+    read against it too (`vision.stones.at_ceiling`, handed this config by
+    `vision.read_board`): a cell centre as light (Lab L) as a grey whose three channels
+    reach this level is at the ceiling. Where the board's wood lightness (its median
+    centre) is there, the exposure clipped the wood: a centre took its colourlessness from
+    the ceiling, not from a stone over it, and is not taken to be under a stone for want
+    of the wood's colour (`vision.stones.judged`)."""
     white_percentile: float = 99.5
     """The lamp's gain per channel is read off this percentile of the channel: the
     brightest surfaces (white stones, the wood's highlights), which a neutral light shows
@@ -730,7 +729,8 @@ class VisionConfig:
     sizes: tuple[int, ...] = SIZES
     """The board sizes decided between."""
     light: LightConfig = LightConfig()
-    """Seeing the picture under a neutral light (`vision.illuminant`)."""
+    """Seeing the picture under a neutral light (`vision.illuminant`); its sensor's ceiling
+    (``clip_level``) is the stone stage's too (`vision.stones.judged`)."""
 
 
 LOCATE = LocateConfig()

@@ -101,7 +101,7 @@ def read_board(image: np.ndarray, size: int | None = None, *,
     t1 = time.perf_counter()
     # The stones in the colours a white light gives them (a coloured lamp's gains divided out).
     labels, conf = read_stones(under_white(image, config.light), fit.homography, fit.size,
-                               config.stones)
+                               config.stones, config.light)
     t2 = time.perf_counter()
     n = fit.size
     small, to_full = work

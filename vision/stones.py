@@ -41,7 +41,7 @@ import numpy as np
 from rules import Cell, strings
 
 from . import grid
-from .config import STONES, StoneConfig
+from .config import LIGHT, STONES, LightConfig, StoneConfig
 from .grid import lift_shift
 
 EMPTY, BLACK, WHITE = Cell.EMPTY, Cell.BLACK, Cell.WHITE
@@ -510,7 +510,7 @@ def classify(f: PointFeatures, cfg: StoneConfig = STONES) -> tuple[np.ndarray, n
     return labels, confidence
 
 
-def judged(f: PointFeatures, cfg: StoneConfig = STONES
+def judged(f: PointFeatures, cfg: StoneConfig = STONES, light: LightConfig = LIGHT
            ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
     """Labels (size, size) of `Cell` EMPTY, BLACK or WHITE and confidences in [0, 1]
     from features, and the first judgement (labels and confidences against only the wood
@@ -525,9 +525,9 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES
     wood has colour (``cfg.wood_colour_min``), a centre that lost most of it beside a point
     whose lines are hidden is taken to be under a stone too, read or not (a white group
     would else be its own wood); not where the exposure clipped the board's wood and the
-    centre with it (`at_ceiling`): it lost its colour to the sensor's ceiling, and judged
-    against darker wood further off the clipped empty points would read white. A set of
-    two other colours is read by them (`_two_sets`)."""
+    centre with it (`at_ceiling`, at ``light``'s ceiling): it lost its colour to the
+    sensor's ceiling, and judged against darker wood further off the clipped empty points
+    would read white. A set of two other colours is read by them (`_two_sets`)."""
     level = f.level
     nearest = local_wood(f.centre_light)
     first = _judge(f, nearest, local_wood(f.centre_chroma), nearest, level, cfg)
@@ -538,9 +538,9 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES
     if coloured >= cfg.wood_colour_min:
         beside_hidden = _stone_covered(_lines_hidden(f, level, cfg))
         covered = beside_hidden & (f.centre_chroma < cfg.covered_chroma * coloured)
-        if at_ceiling(np.array(level), cfg):
+        if at_ceiling(np.array(level), light):
             # The exposure clipped the board's wood: a centre lost its colour to that.
-            covered &= ~at_ceiling(f.centre_light, cfg)
+            covered &= ~at_ceiling(f.centre_light, light)
     for _ in range(cfg.wood_passes):
         dirty = _stone_covered(labels != Cell.EMPTY) | covered
         wood = local_wood(f.centre_light, dirty, cfg.wood_reach, spare=bare)
@@ -550,11 +550,11 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES
     return (*_two_sets(f, labels, confidence, level, cfg), first)
 
 
-def at_ceiling(light: np.ndarray, cfg: StoneConfig = STONES) -> np.ndarray:
+def at_ceiling(light: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray:
     """Where the lightness ``light`` (any shape, OpenCV's 0..255 Lab L) is at the sensor's
-    ceiling: as light as a grey whose channels all reach ``cfg.ceiling``. There the
+    ceiling: as light as a grey whose channels all reach ``cfg.clip_level``. There the
     exposure clipped the wood and a white stone alike; neither keeps a colour to tell."""
-    out: np.ndarray = light >= _grey_lightness(cfg.ceiling)
+    out: np.ndarray = light >= _grey_lightness(cfg.clip_level)
     return out
 
 
@@ -679,10 +679,12 @@ def _nearer(chosen: np.ndarray, other: np.ndarray, cfg: StoneConfig) -> np.ndarr
 
 
 def read_stones(image: np.ndarray, homography: np.ndarray, size: int,
-                cfg: StoneConfig = STONES) -> tuple[np.ndarray, np.ndarray]:
-    """Labels and confidences (size, size), row 0 at the top, for the grid ``homography``."""
+                cfg: StoneConfig = STONES, light: LightConfig = LIGHT
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Labels and confidences (size, size), row 0 at the top, for the grid ``homography``
+    (the sensor's ceiling, `at_ceiling`, that of ``light``)."""
     f = features(image, homography, size, cfg)
-    raw, sure, first = judged(f, cfg)
+    raw, sure, first = judged(f, cfg, light)
     labels, conf = resolve_captured(raw, sure, cfg.resolve_below)
     return labels, doubt(f, labels, conf, cfg, first=first)
 

@@ -307,7 +307,7 @@ class BoardWatcher:
         self.reads += 1
         self._read_time = time
         f = features(image, self.fit.homography, self.size, self.vision.stones)
-        raw, sure, first = judged(f, self.vision.stones)
+        raw, sure, first = judged(f, self.vision.stones, self.vision.light)
         self._confidence = doubt(f, raw, sure, self.vision.stones, first=first)
         self._read_look = looks
         self._read_seen = ~unknown

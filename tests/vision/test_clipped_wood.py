@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.config import STONES
+from vision.config import LIGHT, STONES
 from vision.stones import BLACK, EMPTY, WHITE, at_ceiling, features, read_stones
 
 CELL = 32
@@ -56,8 +56,8 @@ def clipped_board(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def test_the_drawn_light_clips_the_wood_on_the_right() -> None:
     photo, _, _ = clipped_board(0)
     lab = cv2.cvtColor(photo, cv2.COLOR_BGR2LAB)[:, :, 0].astype(float)
-    assert at_ceiling(lab[:, -CELL // 2], STONES).mean() > 0.9  # the right margin
-    assert not at_ceiling(lab[:, CELL // 2], STONES).any()  # the left margin
+    assert at_ceiling(lab[:, -CELL // 2], LIGHT).mean() > 0.9  # the right margin
+    assert not at_ceiling(lab[:, CELL // 2], LIGHT).any()  # the left margin
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -68,7 +68,7 @@ def test_empty_inner_points_on_clipped_wood_stay_empty(seed: int) -> None:
     the outer lines the wood beyond the grid is no reference: not looked at here.)"""
     photo, homography, stones = clipped_board(seed)
     labels, _ = read_stones(photo, homography, N, STONES)
-    centres = at_ceiling(features(photo, homography, N, STONES).centre_light, STONES)
+    centres = at_ceiling(features(photo, homography, N, STONES).centre_light, LIGHT)
     on_clipped = centres[:-1, :-1] & centres[1:, :-1] & centres[:-1, 1:] & centres[1:, 1:]
     inner = np.zeros((N, N), bool)
     inner[1:-1, 1:-1] = True
