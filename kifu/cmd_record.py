@@ -12,7 +12,8 @@ are unknown points, a bumped camera has the board located again. A folder's imag
 photos of the board, one per move: each is held as a still view for ``--frame-interval``
 seconds. Players say what the board cannot show at the keyboard: ``pass`` (or ``p``),
 ``pass B``, ``resign W``, ``done`` (dead stones lifted off: count), ``rotate 90`` (Black
-sits at the right of the camera's picture: the game so far is turned to match), ``undo``
+sits at the right of the camera's picture: the game so far is turned to match; the record
+keeps the orientation, and ``--resume`` reads the board so again), ``undo``
 (the last move taken back), ``set D4 black`` (the camera's reading corrected), ``order D4
 Q16 C3`` (moves recorded together while the board was hidden were played so); standard
 input is read whether or not it is a terminal, so a pipe can script a recording (with
@@ -125,10 +126,12 @@ def register(sub: Any) -> None:
     p.add_argument("--linger", type=float, default=10.0, metavar="MINUTES",
                    help="with --serve, keep the page up this long after the recording ends, "
                    "showing the final board and score (default 10; Ctrl-C stops at once)")
-    p.add_argument("--rotate", type=int, choices=ROTATIONS, default=0, metavar="{0,90,180,270}",
+    p.add_argument("--rotate", type=int, choices=ROTATIONS, default=None,
+                   metavar="{0,90,180,270}",
                    help="turn every reading this many degrees clockwise, so that Black's side "
                    "is row 1: 90 when Black sits at the right of the camera's picture, 180 at "
-                   "the top, 270 at the left (default 0: at the bottom)")
+                   "the top, 270 at the left (default 0: at the bottom; with --resume, the "
+                   "orientation the record was made in, which the record keeps)")
     p.add_argument("--time", type=_time_control, metavar="CONTROL",
                    help="the time control, to record each player's time left: 60m+3x30s "
                    "(byo-yomi: 3 periods of 30 s), 30m+20s (Fischer: 20 s added a move), 90m")
@@ -471,6 +474,21 @@ def _linger(server: DisplayServer, minutes: float) -> None:
         pass
 
 
+def _resumed_orientation(given: int | None, saved: int | None, record: Path) -> int:
+    """The orientation to read a resumed game in: ``given`` (``--rotate``) where given,
+    else ``saved``, the one the record was made in (0 where it does not say). Says on
+    stderr which one holds when they differ."""
+    if given is None:
+        if saved:
+            print(f"kifu: reading the board turned {saved}° as {record} was recorded "
+                  f"(--rotate to change it)", file=sys.stderr, flush=True)
+        return saved or 0
+    if saved is not None and given != saved:
+        print(f"kifu: --rotate {given} overrides the orientation {record} was recorded in "
+              f"({saved}°)", file=sys.stderr, flush=True)
+    return given
+
+
 def cmd_record(args: argparse.Namespace) -> int:
     out = args.out or args.resume
     if out is None:
@@ -519,7 +537,9 @@ def cmd_record(args: argparse.Namespace) -> int:
         properties.update(done.record.properties)
         setup, moves, times = done.record.setup, done.moves, done.times
         captured = done.captured
+        rotate = _resumed_orientation(args.rotate, done.record.orientation, args.resume)
     else:
+        rotate = args.rotate or 0
         game = Game(preset(args.rules or "chinese"), args.size, komi=args.komi)
         properties["DT"] = datetime.date.today().isoformat()
         setup, moves, times, captured = Setup(), [], [], {}
@@ -550,7 +570,8 @@ def cmd_record(args: argparse.Namespace) -> int:
 
     # The source is open: from now on the record is on disk.
     writer = SgfWriter(out, game, properties=properties if record is None else decided,
-                       setup=setup, moves=moves, times=times, record=record, clock=clock)
+                       setup=setup, moves=moves, times=times, record=record, clock=clock,
+                       orientation=rotate)
     tracker = Tracker(game, stable_for=args.stable, handicap=args.handicap,
                       min_confidence=args.min_confidence, captured=captured,
                       max_moves=MAX_HIDDEN, guess=True)
@@ -562,7 +583,7 @@ def cmd_record(args: argparse.Namespace) -> int:
     server = None
     if args.serve:
         server = _display(args.serve, game, writer, commands, properties, sinks, out.stem,
-                          camera=view, orientation=args.rotate,
+                          camera=view, orientation=rotate,
                           allow_hosts=args.allow_host, cors=args.cors)
     publisher = None
     embedded = None
@@ -575,7 +596,7 @@ def cmd_record(args: argparse.Namespace) -> int:
             seq_path=seq_file(out),
         ).start()
         sinks.append(publisher)
-    session = Session(tracker, sinks, orientation=args.rotate,
+    session = Session(tracker, sinks, orientation=rotate,
                       takeback=args.takeback == "allowed")
     if search is not None:
         items = search.follow(items, lambda text: session.announce(Kind.NO_BOARD, text))

@@ -17,7 +17,7 @@ from typing import Union
 
 from sgfmill import sgf  # type: ignore[import-untyped]
 
-from rules import PRESETS, Color, Game, Move, Point, Position
+from rules import PRESETS, ROTATIONS, Color, Game, Move, Point, Position
 
 from . import sgf_text
 
@@ -28,6 +28,13 @@ recording's clock (\"kifu time\"): ``;B[pd]KT[12.40]``."""
 DEAD_PROPERTY = "KD"
 """The property of the last node that holds the stones counted dead (\"kifu dead\"): the
 standard ``TB``/``TW`` give the territory, which a dead stone in a neutral region is not in."""
+
+ORIENTATION_PROPERTY = "KR"
+"""The root property that holds the orientation the board was read in, in degrees
+clockwise ("kifu rotation", as ``kifu record --rotate`` takes it): ``KR[90]``, absent
+for 0. The record's points are the board's own whatever it was; a session resumed from
+the record reads the camera turned the same way. Not an FF[4] property: other readers
+keep or ignore it."""
 
 
 class SgfError(ValueError):
@@ -77,6 +84,9 @@ class Record:
     """Black's and White's counted territory (``TB``, ``TW`` on the last node)."""
     seen: tuple[str | None, ...] = ()
     """When each move was seen (kifu's ``KT``, as written; None where a move has none)."""
+    orientation: int | None = None
+    """The orientation the board was read in when the record was made (kifu's ``KR``:
+    0, 90, 180 or 270); None where the record does not say."""
 
     @property
     def moves(self) -> list[Move]:
@@ -254,7 +264,20 @@ def _record(game: sgf.Sgf_game, name: str) -> Record:
         setup = Setup(black=tuple(n.point for n in nodes[:handicap]), to_move=Color.WHITE)  # type: ignore[union-attr,misc]
         nodes = nodes[handicap:]
     return Record(name, size, size, komi, handicap, None if rules is None else str(rules),
-                  setup, tuple(nodes), props, dead, territory, tuple(seen))
+                  setup, tuple(nodes), props, dead, territory, tuple(seen),
+                  _orientation(root, name))
+
+
+def _orientation(root: sgf.Tree_node, name: str) -> int | None:
+    """The root's ``KR`` as degrees, None where it has none; `SgfError` if it is not one
+    of `ROTATIONS`."""
+    if not root.has_property(ORIENTATION_PROPERTY):
+        return None
+    raw = root.get_raw(ORIENTATION_PROPERTY).decode("ascii", "replace").strip()
+    if raw not in {str(r) for r in ROTATIONS}:
+        raise SgfError(name, f"{ORIENTATION_PROPERTY}[{raw}] is not an orientation "
+                       f"({', '.join(map(str, ROTATIONS))} degrees)")
+    return int(raw)
 
 
 def _describe(node: sgf.Tree_node) -> str:

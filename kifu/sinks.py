@@ -6,7 +6,8 @@ event, a `SetupStones`, an `Announcement`) and the time it happened, in the same
   or a power cut loses nothing; a resumed record keeps every byte it was read with. Each
   move node carries
   the time it was seen, in seconds on the source's clock, as the custom property ``KT``
-  ("kifu time"): ``;B[pd]KT[12.40]``.
+  ("kifu time"): ``;B[pd]KT[12.40]``. The root keeps the orientation the board is read
+  in, where not 0, as ``KR`` ("kifu rotation"): ``KR[90]``.
 * `TerminalAnnouncer` prints one line per output, as text or as JSON.
 * `SpokenAnnouncer` speaks what players should hear (``--speak``).
 """
@@ -27,7 +28,8 @@ from . import replay as rp
 from .announce import Speaker, announce, spoken, spoken_move
 from .clock import Clock
 from .corrections import Correction, comment
-from .sgf import DEAD_PROPERTY, TIME_PROPERTY, Setup, serialise, write_atomically
+from .sgf import DEAD_PROPERTY, ORIENTATION_PROPERTY, TIME_PROPERTY, Setup, serialise
+from .sgf import write_atomically
 from .sgf_text import RecordText, escape, main_line, rotate
 from .tracker import Announcement, Oriented, Output, Reordered, SetupStones
 
@@ -52,6 +54,8 @@ class SgfWriter:
     in byo-yomi, of the period, with ``OB``/``OW`` the periods left), and the root the
     time control (``TM``, ``OT``). At the count, the last node gets the territory
     (``TB``/``TW``) and the stones counted dead (``KD``), the root the result (``RE``).
+    ``orientation`` is how the board is read (`kifu.session.Session`'s): kept on the root
+    as ``KR`` where not 0, and changed there when the session turns it.
     The file is written at once, so the record exists on disk from the start. ``moves``
     lists the moves of this record that the writer was given or heard.
     """
@@ -67,6 +71,7 @@ class SgfWriter:
         times: Sequence[float | None] = (),
         record: bytes | None = None,
         clock: Clock | None = None,
+        orientation: int = 0,
     ) -> None:
         self.path = Path(path)
         self.game = game
@@ -74,6 +79,7 @@ class SgfWriter:
         self.clock = clock
         self.moves: list[tuple[Color, Point | None]] = list(moves)
         self.writes = 0
+        resumed = record is not None
         if record is None:
             timed = list(times) + [None] * (len(moves) - len(times))
             record = serialise(
@@ -88,6 +94,8 @@ class SgfWriter:
             self.text.set_root("TM", [f"{clock.control.main:g}".encode()])
             if clock.control.overtime:
                 self.text.set_root("OT", [escape(clock.control.overtime)])
+        if orientation or resumed:  # (a resumed record may say another)
+            self.orient(orientation)
         self.write()
 
     def __call__(self, item: Output, time: float) -> None:
@@ -98,6 +106,7 @@ class SgfWriter:
             return
         if isinstance(item, Oriented):
             self.turn(item.turn, item.width, item.height)
+            self.orient(item.orientation)
         elif isinstance(item, (MovePlayed, Passed)):
             self.add_move(item.color, item.point if isinstance(item, MovePlayed) else None, time)
         elif isinstance(item, Reordered):  # the same moves, at the same times, re-ordered
@@ -217,6 +226,11 @@ class SgfWriter:
         s = self.setup
         self.setup = Setup(turned(s.black), turned(s.white), turned(s.empty), s.to_move)
         self.text = RecordText(rotate(self.text.render(), degrees, width))
+
+    def orient(self, degrees: int) -> None:
+        """Keep ``degrees``, the orientation the board is read in, on the root (``KR``;
+        none for 0)."""
+        self.text.set_root(ORIENTATION_PROPERTY, [str(degrees).encode()] if degrees else None)
 
     def data(self) -> bytes:
         """The record as SGF bytes."""
