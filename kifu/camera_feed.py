@@ -18,6 +18,7 @@ This module loads OpenCV (through `vision`): import it only for a camera source.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable, Iterator
 
 from rules import Observation
@@ -59,7 +60,8 @@ def watched(source: Iterable[Frame], watcher: BoardWatcher,
     """What ``watcher`` sees of each frame of ``source`` (closed at the end when it can
     be), as an `Observation` on the frame's time: every point unknown while there is no
     board. ``view`` gets each frame with the grid and stones the watcher saw (unknown
-    points drawn unsure), or the reason no board was found."""
+    points drawn unsure; made only for the frames the page draws), or the reason no board
+    was found."""
     try:
         for frame in source:
             obs = watcher.observe(frame.image, frame.time)
@@ -67,7 +69,8 @@ def watched(source: Iterable[Frame], watcher: BoardWatcher,
                 if watcher.fit is None:
                     view.show(frame.image, frame.time, reason=watcher.reason)
                 else:
-                    view.show(frame.image, frame.time, as_reading(watcher.fit, obs))
+                    view.show(frame.image, frame.time,
+                              functools.partial(as_reading, watcher.fit, obs))
             yield obs
     finally:
         close = getattr(source, "close", None)

@@ -1,7 +1,8 @@
 """The latest frame of a recording's camera, for the calibration page.
 
 The recording hands over every frame with what was read of it (`CameraView.show` keeps a
-reference: nothing is copied, drawn or encoded in the recording's thread). A viewer asks
+reference: nothing is copied, drawn or encoded in the recording's thread; what was read
+may come as a function that makes it, called only for a frame that is drawn or described). A viewer asks
 for `CameraView.jpeg`: the newest frame with the grid, the intersections, the stones read
 and the GTP coordinates (where the orientation puts them) drawn over it, shrunk to at
 most ``width`` pixels across and encoded in the viewer's own thread. The picture is made
@@ -15,8 +16,10 @@ needs neither.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -66,16 +69,22 @@ def coordinate_marks(size: int, orientation: int) -> list[Mark]:
 @dataclasses.dataclass(frozen=True)
 class Shown:
     """One frame as the recording handed it over: the image (H, W, 3) BGR uint8, its
-    time on the source's clock, its number (from 1), what was read of it (a
-    `vision.Reading`, or None) and why no board was read (None when one was), and when it
+    time on the source's clock, its number (from 1), what makes what was read of it
+    (``read``: see `reading`) and why no board was read (None when one was), and when it
     arrived (``time.monotonic()``)."""
 
     image: np.ndarray
     time: float
     number: int
-    reading: Reading | None
+    read: Callable[[], Reading | None]
     reason: str | None
     arrived: float
+
+    @functools.cached_property
+    def reading(self) -> Reading | None:
+        """What was read of the frame (a `vision.Reading`, or None), made the first time
+        it is asked for: of the many frames a recording hands over, the page draws a few."""
+        return self.read()
 
 
 def draw(shown: Shown, orientation: int, width: int) -> np.ndarray:
@@ -98,6 +107,10 @@ def draw(shown: Shown, orientation: int, width: int) -> np.ndarray:
                                                      reading.corners))
     out = overlay.draw(image, reading, corners=False)  # the coordinates say more
     return overlay.label(out, reading.homography, coordinate_marks(reading.size, orientation))
+
+
+def _given(reading: Reading | None) -> Reading | None:
+    return reading
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,14 +143,17 @@ class CameraView:
         self._latest: Shown | None = None
         self._picture: _Picture | None = None
 
-    def show(self, image: np.ndarray, time_s: float, reading: Reading | None = None,
+    def show(self, image: np.ndarray, time_s: float,
+             reading: Reading | Callable[[], Reading] | None = None,
              reason: str | None = None) -> None:
         """Take the newest frame (not to be changed afterwards) and what was read of it:
-        ``reading`` when a board was read, ``reason`` when none could be (both when what
-        was read cannot be used: the grid is drawn and the reason given)."""
+        ``reading`` when a board was read (or a function that makes it, called only if the
+        frame is drawn or described), ``reason`` when none could be (both when what was
+        read cannot be used: the grid is drawn and the reason given)."""
+        read = reading if callable(reading) else functools.partial(_given, reading)
         with self._lock:
             number = self._latest.number + 1 if self._latest else 1
-            self._latest = Shown(image, time_s, number, reading, reason, time.monotonic())
+            self._latest = Shown(image, time_s, number, read, reason, time.monotonic())
 
     @property
     def latest(self) -> Shown | None:
