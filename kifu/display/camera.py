@@ -2,9 +2,9 @@
 
 The recording hands over every frame with what was read of it (`CameraView.show` keeps a
 reference: nothing is copied, drawn or encoded in the recording's thread; what was read
-may come as a function that makes it, called only for a frame that is drawn or described). A viewer asks
-for `CameraView.jpeg`: the newest frame with the grid, the intersections, the stones read
-and the GTP coordinates (where the orientation puts them) drawn over it, shrunk to at
+may come as a function that makes it, called only for a frame drawn or described). A
+viewer asks for `CameraView.jpeg`: the newest frame with the grid, the intersections, the
+stones read and the GTP coordinates (where the orientation puts them) drawn over it, shrunk to at
 most ``width`` pixels across and encoded in the viewer's own thread. The picture is made
 once for all viewers, again only for a newer frame or another orientation, and at most
 ``rate`` times a second: neither a slow viewer nor many of them hold up the recording.
