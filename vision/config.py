@@ -435,7 +435,9 @@ class StoneConfig:
     black_tint: float = 15.0
     """Stones this near grey (Lab a, b) and darker than those of the other cluster, which
     are lighter than the wood, are black and white whatever their tints' split: on the real
-    photos black stones lie within 12 of grey."""
+    photos black stones lie within 12 of grey. Also how near grey the darker stones must lie,
+    under the light the lighter stones show (`vision.stones._grey_under_lamp`), to be taken
+    for black stones under a weak coloured lamp rather than a set coloured like the wood."""
     lighter_black: bool = False
     """In a set of two colours other than black and white, the lighter stones are the first
     player's (black); else the darker are. Black and white sets are read as they are."""

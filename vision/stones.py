@@ -603,7 +603,9 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     weighed in units of the bare wood's own spread (`_spread`). Not where a colour channel
     is at the sensor's ceiling over more than ``cfg.set_clipped`` of the board: a lamp's
     cast strong enough for that, not the stones, tints the dark ones, and the wood's
-    colour in that channel is not seen."""
+    colour in that channel is not seen. Nor where the darker stones are grey under the
+    light the lighter ones show (`_grey_under_lamp`): black and white stones under a weak
+    coloured lamp, which the balance leaves."""
     hidden = _lines_hidden(f, level, cfg)
     dirty = _stone_covered(labels != Cell.EMPTY)
     wood = np.stack([local_wood(plane, dirty, cfg.wood_reach) for plane in
@@ -622,7 +624,8 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
                   & (labels == Cell.EMPTY))
         if (grey or np.linalg.norm(centres[1 - dark, 1:]) >= cfg.set_tint
                 or unread.sum() <= (labels == Cell.WHITE).sum()
-                or f.clipped > cfg.set_clipped):
+                or f.clipped > cfg.set_clipped
+                or _grey_under_lamp(f, occupied, own, dark, cfg)):
             return _pale_whites(labels, confidence, colour, hidden, arms, centres[1 - dark],
                                 None, cfg)
         # Not black stones: the other set may be coloured like the wood, and where stones
@@ -675,6 +678,35 @@ def _grey(f: PointFeatures, occupied: np.ndarray, centres: np.ndarray, own: np.n
     dark = int(np.argmin(centres[:, 0]))
     return bool(np.linalg.norm(np.median(f.tint[occupied][own == dark], axis=0))
                 < cfg.black_tint)
+
+
+def _grey_under_lamp(f: PointFeatures, occupied: np.ndarray, own: np.ndarray, dark: int,
+                     cfg: StoneConfig) -> bool:
+    """Whether the stones of cluster ``dark`` (``own``, each ``occupied`` point's cluster)
+    are grey to within ``cfg.black_tint`` under the light the other cluster's stones show:
+    their median tint less the tint a grey of their median lightness takes in a light
+    whose white has the other stones' median colour (`_lamp_tint`). A weak coloured lamp,
+    which the balance (`vision.illuminant.under_white`) leaves as it is, tints black and
+    white stones alike, the white ones most: the two then lie on one line of shades of
+    the lamp's colour, as stones of two colours do not."""
+    mine, other = occupied.copy(), occupied.copy()
+    mine[occupied], other[occupied] = own == dark, own != dark
+    white = _lamp_tint(float(np.median(f.light[other])), np.median(f.tint[other], axis=0),
+                       float(np.median(f.light[mine])))
+    return bool(np.linalg.norm(np.median(f.tint[mine], axis=0) - white) < cfg.black_tint)
+
+
+def _lamp_tint(light: float, tint: np.ndarray, at: float) -> np.ndarray:
+    """(2,) the tint (Lab a, b) of a grey of lightness ``at`` (OpenCV's 0..255 Lab L) in
+    a light whose white has lightness ``light`` and tint ``tint`` (2,): that white's
+    colour (BGR) scaled down until its lightness is ``at``, as a lamp's gains scale a
+    grey's channels, whatever its level."""
+    white = cv2.cvtColor(np.array([[[light * 100.0 / 255.0, *tint]]], np.float32),
+                         cv2.COLOR_Lab2BGR).reshape(1, 3)
+    shades = np.linspace(0.0, 1.0, 256, dtype=np.float32)[:, None] * white
+    lab = cv2.cvtColor(shades[:, None, :], cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    out: np.ndarray = lab[int(np.argmin(np.abs(lab[:, 0] - at * 100.0 / 255.0))), 1:]
+    return out.astype(np.float64)
 
 
 def _crossed_wood(f: PointFeatures, covered: np.ndarray, hidden: np.ndarray,
