@@ -435,7 +435,9 @@ class StoneConfig:
     black_tint: float = 15.0
     """Stones this near grey (Lab a, b) and darker than those of the other cluster, which
     are lighter than the wood, are black and white whatever their tints' split: on the real
-    photos black stones lie within 12 of grey."""
+    photos black stones lie within 12 of grey. Also how near grey the darker stones must lie,
+    under the light the lighter stones show (`vision.stones._grey_under_lamp`), to be taken
+    for black stones under a weak coloured lamp rather than a set coloured like the wood."""
     lighter_black: bool = False
     """In a set of two colours other than black and white, the lighter stones are the first
     player's (black); else the darker are. Black and white sets are read as they are."""
@@ -513,6 +515,42 @@ class StoneConfig:
     more right points of the real photos fell under 0.6; with it 2 more. On 4 synthetic
     sunlit boards, of 10 white stones read empty surely, this and the odds of the nearest
     judgement leave 3 sure (the odds alone 6)."""
+    crossed_wood: int = 3
+    """In a set whose darker stones are not grey (`black_tint`), where no cell centre lies
+    within this many cells of a point clear of every stone read and every point whose
+    cross of lines is hidden (a crowded board: stones coloured like the wood reach over
+    every centre around it, read or not), the wood it is judged against
+    (`vision.stones._two_sets`) is taken from the points within as many points of it whose
+    cross of lines shows: nothing stands on them, so they are bare wood in the same light.
+    The reach of `local_wood`'s clean centres (on crowded synthetic 9x9 boards of such a
+    set, 1, 2 and 3 left 25, 80 and 9 of 210 lighter stones read empty)."""
+    pale_stray: float = 1.0
+    """In a set whose darker stones are not grey (`black_tint`), a pale stone need only be
+    lighter than the wood to within this many times the bare wood's own spread (its median
+    absolute deviation: grain and light): a stone coloured nearly like the wood lies within
+    that spread of it in lightness as often above as below (`vision.stones._pale_whites`)."""
+    set_apart: float = 3.0
+    """In a set whose darker stones are not grey (`black_tint`), the points whose cross and
+    arms are all hidden are taken for stones of the lighter set, which may be coloured like
+    the wood (`vision.stones._pale_whites`), only if their median colour lies this many
+    times the bare wood's own spread (its median absolute deviation in each channel) from
+    the wood's: three such spreads is past nearly all of the wood's own grain and light, so
+    such points are not the wood under faint lines. (On black and white sets of the real
+    photos such points are often bare wood at the outer lines or in glare: not used there.)"""
+    clip_level: int = 254
+    """A channel value at or above this is at the sensor's ceiling (255, or 254 where JPEG
+    rounding leaves it), as `LightConfig.clip_level`: what lies under it has no colour."""
+    set_clipped: float = 0.1
+    """The lighter stones are read as perhaps coloured like the wood (`crossed_wood`,
+    `pale_stray`, `set_apart`) only where no colour channel is at the ceiling
+    (`clip_level`) over more than this share of the board's picture: a well-exposed board
+    under a white light reaches it only in glints and glare on a few stones, while a
+    coloured lamp that lifts the wood's own channel to the ceiling clips it over most of the
+    board, and balancing (`vision.illuminant.under_white`) cannot undo a clipped channel
+    (the two dev photos that took this path wrongly under red, violet and magenta casts:
+    about 0.7 to 0.9 in the clipped channel; crowded synthetic boards of coloured sets:
+    under 0.02). Such a lamp, not the stones, tints the darker stones, and the wood's
+    colour in that channel is not seen."""
     calibration: Calibration | None = None
     """How `read_board` turns its raw point and board confidences into the probability of
     being right (`vision.calibration`; fitted by `benchmarks/fit_confidence.py` into

@@ -85,6 +85,9 @@ class PointFeatures:
     centre_tint: np.ndarray
     arms: np.ndarray
     waists: np.ndarray
+    clipped: float = 0.0
+    """The largest share of the board's picture (the grid and a cell's margin around it)
+    that any one colour channel has at the sensor's ceiling (`StoneConfig.clip_level`)."""
 
     @property
     def level(self) -> float:
@@ -318,6 +321,7 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
     point_light, centre_light = at_points(light), at_centres(light)
     wood = local_wood(centre_light)
     profiles = _arm_profiles(light, size, cfg)
+    clipped = float((rect >= cfg.clip_level).reshape(-1, 3).mean(axis=0).max())
     return PointFeatures(
         point_light, at_points(chroma), _cross(profiles, size, cfg, shift),
         centre_light, at_centres(chroma),
@@ -326,7 +330,8 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
         _arms(profiles, size, cfg, shift, wood),
         # Dark against the wood near it or, where that is shaded too, the board's wood.
         dark_waists(light, pts.reshape(size, size, 2), wood, point_light < (
-            1.0 - cfg.black_drop) * np.maximum(wood, np.median(centre_light[1:-1, 1:-1])), cfg))
+            1.0 - cfg.black_drop) * np.maximum(wood, np.median(centre_light[1:-1, 1:-1])), cfg),
+        clipped)
 
 
 def local_wood(centres: np.ndarray, dirty: np.ndarray | None = None,
@@ -597,28 +602,49 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     lighter than the wood, however a lamp tints it), each point where no cross of lines
     shows is read as the nearest of the wood and the two clusters, the darker cluster
     black (the first player's), or the lighter if ``cfg.lighter_black``. Black and white
-    stones are read as they are but for pale ones (`_pale_whites`)."""
-    dirty = _stone_covered(labels != Cell.EMPTY)
-    wood_light = local_wood(f.centre_light, dirty, cfg.wood_reach)
-    wood_tint = np.stack([local_wood(f.centre_tint[..., c], dirty, cfg.wood_reach)
-                          for c in (0, 1)], axis=-1)
-    colour = np.concatenate([(100.0 * (f.light - wood_light) / np.maximum(wood_light, 1.0))
-                             [..., None], f.tint - wood_tint], axis=-1)
+    stones are read as they are but for pale ones (`_pale_whites`).
+
+    Where the darker stones are not grey, the lighter ones may be coloured nearly like the
+    wood, and on a crowded board every cell centre lies under a stone: the wood is then
+    also seen at the points whose cross of lines shows (`_crossed_wood`), and colours are
+    weighed in units of the bare wood's own spread (`_spread`). Not where a colour channel
+    is at the sensor's ceiling over more than ``cfg.set_clipped`` of the board: a lamp's
+    cast strong enough for that, not the stones, tints the dark ones, and the wood's
+    colour in that channel is not seen. Nor where the darker stones are grey under the
+    light the lighter ones show (`_grey_under_lamp`): black and white stones under a weak
+    coloured lamp, which the balance leaves."""
     hidden = _lines_hidden(f, level, cfg)
-    occupied = (labels != Cell.EMPTY) | (hidden
-                                         & (np.linalg.norm(colour, axis=-1) > cfg.set_tint))
-    if occupied.sum() < 2:
+    dirty = _stone_covered(labels != Cell.EMPTY)
+    wood = np.stack([local_wood(plane, dirty, cfg.wood_reach) for plane in
+                     (f.centre_light, f.centre_tint[..., 0], f.centre_tint[..., 1])], axis=-1)
+    found = _clusters(f, labels, hidden, wood, cfg)
+    if found is None:
         return labels, confidence
-    clusters = _two_means(colour[occupied], cfg.set_rounds)
-    if clusters is None:
-        return labels, confidence
-    centres, own = clusters
+    colour, occupied, centres, own = found
     dark = int(np.argmin(centres[:, 0]))
+    grey = _grey(f, occupied, centres, own, cfg)
     if (np.linalg.norm(centres[0, 1:] - centres[1, 1:]) < cfg.set_split
-            or (np.linalg.norm(np.median(f.tint[occupied][own == dark], axis=0)) < cfg.black_tint
-                and centres[1 - dark, 0] > 0)):
-        return _pale_whites(labels, confidence, colour, hidden, f.arms / max(level, 1.0),
-                            centres[1 - dark], cfg)
+            or (grey and centres[1 - dark, 0] > 0)):
+        arms = f.arms / max(level, 1.0)
+        plainest, looked = _plainest_arm(arms)
+        unread = (hidden & (plainest < cfg.pale_arm * cfg.line_seen) & (looked >= 2)
+                  & (labels == Cell.EMPTY))
+        if (grey or np.linalg.norm(centres[1 - dark, 1:]) >= cfg.set_tint
+                or unread.sum() <= (labels == Cell.WHITE).sum()
+                or f.clipped > cfg.set_clipped
+                or _grey_under_lamp(f, occupied, own, dark, cfg)):
+            return _pale_whites(labels, confidence, colour, hidden, arms, centres[1 - dark],
+                                None, cfg)
+        # Not black stones: the other set may be coloured like the wood, and where stones
+        # crowd, the centres around a point are under them, read or not.
+        again = _clusters(f, labels, hidden, _crossed_wood(
+            f, _stone_covered((labels != Cell.EMPTY) | hidden), hidden, wood, cfg), cfg)
+        if again is not None:
+            colour, _, centres, _ = again
+            dark = int(np.argmin(centres[:, 0]))
+        spread = _spread(colour[~hidden]) if (~hidden).sum() >= 2 else np.ones(3)
+        return _pale_whites(labels, confidence, colour / spread, hidden, arms,
+                            centres[1 - dark] / spread, centres[dark] / spread, cfg)
     black = 1 - dark if cfg.lighter_black else dark
     # Distances to the wood (the origin), the black and the white cluster.
     ends = np.array([np.zeros(3), centres[black], centres[1 - black]])
@@ -632,27 +658,139 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
                                                confidence)
 
 
+def _clusters(f: PointFeatures, labels: np.ndarray, hidden: np.ndarray, wood: np.ndarray,
+              cfg: StoneConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                         np.ndarray] | None:
+    """Each point's colour (size, size, 3) against ``wood`` (size, size, 3: lightness, tint
+    a and b): lightness as a share of the wood's (in hundredths), tint less the wood's; the
+    points taken to hold stones (size, size): read as stones, or hidden (``hidden``) and
+    ``cfg.set_tint`` off the wood in colour; and the `_two_means` of their colours. None
+    where fewer than two points hold stones, or they are of one colour."""
+    colour = np.concatenate([(100.0 * (f.light - wood[..., 0]) / np.maximum(wood[..., 0], 1.0))
+                             [..., None], f.tint - wood[..., 1:]], axis=-1)
+    occupied = (labels != Cell.EMPTY) | (hidden
+                                         & (np.linalg.norm(colour, axis=-1) > cfg.set_tint))
+    if occupied.sum() < 2:
+        return None
+    clusters = _two_means(colour[occupied], cfg.set_rounds)
+    if clusters is None:
+        return None
+    return colour, occupied, *clusters
+
+
+def _grey(f: PointFeatures, occupied: np.ndarray, centres: np.ndarray, own: np.ndarray,
+          cfg: StoneConfig) -> bool:
+    """Whether the darker of the two clusters of stone colour ``centres`` (2, 3) (``own``,
+    each ``occupied`` point's cluster) is grey to within ``cfg.black_tint``: black stones."""
+    dark = int(np.argmin(centres[:, 0]))
+    return bool(np.linalg.norm(np.median(f.tint[occupied][own == dark], axis=0))
+                < cfg.black_tint)
+
+
+def _grey_under_lamp(f: PointFeatures, occupied: np.ndarray, own: np.ndarray, dark: int,
+                     cfg: StoneConfig) -> bool:
+    """Whether the stones of cluster ``dark`` (``own``, each ``occupied`` point's cluster)
+    are grey to within ``cfg.black_tint`` under the light the other cluster's stones show:
+    their median tint less the tint a grey of their median lightness takes in a light
+    whose white has the other stones' median colour (`_lamp_tint`). A weak coloured lamp,
+    which the balance (`vision.illuminant.under_white`) leaves as it is, tints black and
+    white stones alike, the white ones most: the two then lie on one line of shades of
+    the lamp's colour, as stones of two colours do not."""
+    mine, other = occupied.copy(), occupied.copy()
+    mine[occupied], other[occupied] = own == dark, own != dark
+    white = _lamp_tint(float(np.median(f.light[other])), np.median(f.tint[other], axis=0),
+                       float(np.median(f.light[mine])))
+    return bool(np.linalg.norm(np.median(f.tint[mine], axis=0) - white) < cfg.black_tint)
+
+
+def _lamp_tint(light: float, tint: np.ndarray, at: float) -> np.ndarray:
+    """(2,) the tint (Lab a, b) of a grey of lightness ``at`` (OpenCV's 0..255 Lab L) in
+    a light whose white has lightness ``light`` and tint ``tint`` (2,): that white's
+    colour (BGR) scaled down until its lightness is ``at``, as a lamp's gains scale a
+    grey's channels, whatever its level."""
+    white = cv2.cvtColor(np.array([[[light * 100.0 / 255.0, *tint]]], np.float32),
+                         cv2.COLOR_Lab2BGR).reshape(1, 3)
+    shades = np.linspace(0.0, 1.0, 256, dtype=np.float32)[:, None] * white
+    lab = cv2.cvtColor(shades[:, None, :], cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    out: np.ndarray = lab[int(np.argmin(np.abs(lab[:, 0] - at * 100.0 / 255.0))), 1:]
+    return out.astype(np.float64)
+
+
+def _crossed_wood(f: PointFeatures, covered: np.ndarray, hidden: np.ndarray,
+                  wood: np.ndarray, cfg: StoneConfig) -> np.ndarray:
+    """``wood`` (size, size, 3: lightness, tint a and b) with the points that have no cell
+    centre within ``cfg.crossed_wood`` cells clear of ``covered`` (k, k) given instead the
+    median colour of the points within as many points whose cross of lines shows (not
+    ``hidden``): those are bare wood. On a board crowded with stones coloured like the wood,
+    the centres around a point are under stones too, read or not."""
+    n, r = hidden.shape[0], cfg.crossed_wood
+    clear = np.zeros_like(covered)
+    clear[1:-1, 1:-1] = ~covered[1:-1, 1:-1]
+    padded = np.pad(clear, r - 1)
+    near = np.zeros((n, n), bool)
+    for dy in range(2 * r):
+        for dx in range(2 * r):
+            near |= padded[dy:dy + n, dx:dx + n]
+    far = ~near
+    if not far.any() or hidden.all():
+        return wood
+    points = np.concatenate([f.light[..., None], f.tint], axis=-1)
+    bare = np.where(hidden[..., None], np.nan, points)
+    out = wood.copy()
+    for y, x in zip(*np.nonzero(far)):
+        around = bare[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].reshape(-1, 3)
+        if not np.isnan(around[:, 0]).all():
+            out[y, x] = np.nanmedian(around, axis=0)
+    return out
+
+
+def _spread(colours: np.ndarray) -> np.ndarray:
+    """How far the ``colours`` (m, 3) of bare wood stray from their median in each
+    channel (the median absolute deviation, at least 1: a grey level's noise)."""
+    out: np.ndarray = np.maximum(
+        np.median(np.abs(colours - np.median(colours, axis=0)), axis=0), 1.0)
+    return out
+
+
 def _pale_whites(labels: np.ndarray, confidence: np.ndarray, colour: np.ndarray,
                  hidden: np.ndarray, arms: np.ndarray, pale: np.ndarray,
-                 cfg: StoneConfig) -> tuple[np.ndarray, np.ndarray]:
+                 dark: np.ndarray | None, cfg: StoneConfig) -> tuple[np.ndarray, np.ndarray]:
     """``labels`` and ``confidence`` with the points read empty where no cross of lines
     shows and no arm of it either (``arms`` (n, n, 4) in grey levels over the wood's, see
     `arm_contrast`; under ``cfg.pale_arm`` times `line_seen`, of two arms at least along
-    the board and not leant over), but lighter than the wood
-    and nearer in ``colour`` (n, n, 3) to the lighter stones' cluster ``pale`` (3,) than
-    to the wood, read white: cream stones, or white ones in dim light, that do not rise
-    `white_rise` over the wood. A stone leaning over an empty point hides its cross, but
-    not all four arms."""
-    if pale[0] <= 0:
-        return labels, confidence
-    to_wood = np.linalg.norm(colour, axis=-1)
-    to_pale = np.linalg.norm(colour - pale, axis=-1)
+    the board and not leant over), but lighter than the wood and nearer in ``colour`` (n,
+    n, 3) to the lighter stones' cluster ``pale`` (3,) than to the wood, read white: cream
+    stones, or white ones in dim light, that do not rise `white_rise` over the wood. A
+    stone leaning over an empty point hides its cross, but not all four arms.
+
+    With ``dark`` (3,), the cluster of darker stones that are not grey, ``colour`` comes
+    in units of the bare wood's own spread (`_spread`): lighter than the wood then means
+    to within ``cfg.pale_stray`` of it. And where the median colour of the points so
+    covered lies ``cfg.set_apart`` spreads or more from the wood's, and nearer it than
+    ``dark``, they are no wood under faint lines and no black stones but stones of the
+    lighter set, perhaps coloured nearly like the wood and under their own shading even
+    darker than it: that median is taken for the lighter stones, which need not be lighter
+    than the wood, and each such point is read white where it lies nearer them than the
+    wood and ``dark``."""
     plainest, looked = _plainest_arm(arms)
     armless = (plainest < cfg.pale_arm * cfg.line_seen) & (looked >= 2)
-    white = (hidden & armless & (labels == Cell.EMPTY)
-             & (_white(cfg, colour[..., 0], nearer=(to_pale, to_wood)) > 0))
+    covered = hidden & armless & (labels == Cell.EMPTY)
+    if not covered.any():
+        return labels, confidence
+    rise: np.ndarray | None = colour[..., 0]
+    to_other = np.linalg.norm(colour, axis=-1)  # to the wood
+    if dark is not None:
+        rise = colour[..., 0] + cfg.pale_stray
+        own = np.median(colour[covered], axis=0)
+        if cfg.set_apart <= np.linalg.norm(own) < np.linalg.norm(own - dark):
+            pale, rise = own, None
+            to_other = np.minimum(to_other, np.linalg.norm(colour - dark, axis=-1))
+    if rise is not None and pale[0] <= 0:
+        return labels, confidence
+    to_pale = np.linalg.norm(colour - pale, axis=-1)
+    white = covered & (_white(cfg, rise, nearer=(to_pale, to_other)) > 0)
     return (np.where(white, Cell.WHITE, labels),
-            np.where(white, _nearer(to_pale, to_wood, cfg), confidence))
+            np.where(white, _nearer(to_pale, to_other, cfg), confidence))
 
 
 def _plainest_arm(arms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
