@@ -94,6 +94,7 @@ SCENES: dict[str, tuple[Scene, float]] = {
         AIMED, width=960, height=720, cast=0.6), FULL),
     "above, full, floor, bowls, feet, exposure, resaved": (Scene(
         surface="grey floor", bowls=True, feet=True, exposure=0.4, resaved=60), FULL),
+    "above, overexposed: wood clipped": (Scene(overexposed=(1.8, 2.4), line_width=1 / 22), HALF),
 }
 
 

@@ -116,6 +116,12 @@ class Scene:
     resaved: int = 0
     """The photo saved once more as a JPEG of this quality (shared, sent by a messenger,
     turned and saved); 0: once only."""
+    overexposed: tuple[float, float] = (1.0, 1.0)
+    """The light on the whole scene, as a factor of what the exposure was set for, drawn
+    between these two before the sensor clips (sunlight on a board metered for the room):
+    from about 1.7 to 2.8, as its colour goes, the light wood reaches the ceiling in every
+    channel (blue last), and its lines keep only what the blur leaves them under it, or
+    nothing. (1, 1): as set."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -362,6 +368,8 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
         img *= Cast(float(_own(seed, "cast").uniform(0, 360)), scene.cast).gains()
     if scene.exposure:
         img *= _own(seed, "exposure").uniform(1 - scene.exposure, 1 + scene.exposure)
+    if scene.overexposed != (1.0, 1.0):
+        img *= _own(seed, "overexposed").uniform(*scene.overexposed)
     sigma = rng.uniform(0.3, max(0.31, scene.blur))
     img = cv2.GaussianBlur(img, (0, 0), sigma)
     img = img + rng.normal(0, scene.noise, img.shape)
@@ -387,7 +395,7 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
 
 
 _OWN = ("colours", "bevel", "framing", "object", "surface", "feet", "hands", "sun", "flash",
-        "cast", "exposure")
+        "cast", "exposure", "overexposed")
 
 
 def _own(seed: int, part: str) -> np.random.Generator:
