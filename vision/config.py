@@ -537,13 +537,10 @@ class StoneConfig:
     the wood's: three such spreads is past nearly all of the wood's own grain and light, so
     such points are not the wood under faint lines. (On black and white sets of the real
     photos such points are often bare wood at the outer lines or in glare: not used there.)"""
-    clip_level: int = 254
-    """A channel value at or above this is at the sensor's ceiling (255, or 254 where JPEG
-    rounding leaves it), as `LightConfig.clip_level`: what lies under it has no colour."""
     set_clipped: float = 0.1
     """The lighter stones are read as perhaps coloured like the wood (`crossed_wood`,
     `pale_stray`, `set_apart`) only where no colour channel is at the ceiling
-    (`clip_level`) over more than this share of the board's picture: a well-exposed board
+    (`LightConfig.clip_level`) over more than this share of the board's picture: a well-exposed board
     under a white light reaches it only in glints and glare on a few stones, while a
     coloured lamp that lifts the wood's own channel to the ceiling clips it over most of the
     board, and balancing (`vision.illuminant.under_white`) cannot undo a clipped channel

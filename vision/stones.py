@@ -87,7 +87,7 @@ class PointFeatures:
     waists: np.ndarray
     clipped: float = 0.0
     """The largest share of the board's picture (the grid and a cell's margin around it)
-    that any one colour channel has at the sensor's ceiling (`StoneConfig.clip_level`)."""
+    that any one colour channel has at the sensor's ceiling (`LightConfig.clip_level`)."""
 
     @property
     def level(self) -> float:
@@ -297,12 +297,13 @@ def dark_waists(light: np.ndarray, points: np.ndarray, wood: np.ndarray, dark: n
 
 
 def features(image: np.ndarray, homography: np.ndarray, size: int,
-             cfg: StoneConfig = STONES) -> PointFeatures:
-    """The `PointFeatures` of the board whose grid ``homography`` gives, in ``image``."""
+             cfg: StoneConfig = STONES, light: LightConfig = LIGHT) -> PointFeatures:
+    """The `PointFeatures` of the board whose grid ``homography`` gives, in ``image`` (the
+    sensor's ceiling, for the share of the board clipped, that of ``light``)."""
     bgr = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     rect = rectify(bgr[:, :, :3], homography, size, cfg)
     lab = cv2.cvtColor(rect, cv2.COLOR_BGR2LAB).astype(np.float64)
-    light = lab[:, :, 0]
+    lightness = lab[:, :, 0]
     a, b = lab[:, :, 1] - 128.0, lab[:, :, 2] - 128.0
     chroma = np.hypot(a, b)
     c = cfg.cell
@@ -318,10 +319,10 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
     def at_centres(plane: np.ndarray) -> np.ndarray:
         return _disc_medians(plane, centres, cfg.wood_radius * c).reshape(k, k)
 
-    point_light, centre_light = at_points(light), at_centres(light)
+    point_light, centre_light = at_points(lightness), at_centres(lightness)
     wood = local_wood(centre_light)
-    profiles = _arm_profiles(light, size, cfg)
-    clipped = float((rect >= cfg.clip_level).reshape(-1, 3).mean(axis=0).max())
+    profiles = _arm_profiles(lightness, size, cfg)
+    clipped = float((rect >= light.clip_level).reshape(-1, 3).mean(axis=0).max())
     return PointFeatures(
         point_light, at_points(chroma), _cross(profiles, size, cfg, shift),
         centre_light, at_centres(chroma),
@@ -329,7 +330,7 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
         np.stack([at_centres(a), at_centres(b)], axis=-1),
         _arms(profiles, size, cfg, shift, wood),
         # Dark against the wood near it or, where that is shaded too, the board's wood.
-        dark_waists(light, pts.reshape(size, size, 2), wood, point_light < (
+        dark_waists(lightness, pts.reshape(size, size, 2), wood, point_light < (
             1.0 - cfg.black_drop) * np.maximum(wood, np.median(centre_light[1:-1, 1:-1])), cfg),
         clipped)
 
@@ -821,7 +822,7 @@ def read_stones(image: np.ndarray, homography: np.ndarray, size: int,
                 ) -> tuple[np.ndarray, np.ndarray]:
     """Labels and confidences (size, size), row 0 at the top, for the grid ``homography``
     (the sensor's ceiling, `at_ceiling`, that of ``light``)."""
-    f = features(image, homography, size, cfg)
+    f = features(image, homography, size, cfg, light)
     raw, sure, first = judged(f, cfg, light)
     labels, conf = resolve_captured(raw, sure, cfg.resolve_below)
     return labels, doubt(f, labels, conf, cfg, first=first)

@@ -306,7 +306,8 @@ class BoardWatcher:
         assert self.fit is not None
         self.reads += 1
         self._read_time = time
-        f = features(image, self.fit.homography, self.size, self.vision.stones)
+        f = features(image, self.fit.homography, self.size, self.vision.stones,
+                     self.vision.light)
         raw, sure, first = judged(f, self.vision.stones, self.vision.light)
         self._confidence = doubt(f, raw, sure, self.vision.stones, first=first)
         self._read_look = looks
