@@ -701,6 +701,17 @@ class OutlineConfig:
     shows no stone (`vision.grid_score.vouched` then has the lines choose, and in a
     crowded steep view they barely can). Stones pushed off their points at random lose a
     right grid a few stones, well under half a row."""
+    same_phase: float = 0.5
+    """Of the grids the stones place from the comb moved by ``stone_phases``, one whose
+    four corners all lie within this many cells of the unmoved comb's grid has the same
+    phase and is that grid: a grid of another phase puts a whole row or column elsewhere
+    at one edge at least, while a refit that ends on the same lattice from another start
+    differs only by the noise of the stones' pushes, and weighing such twins against each
+    other by how much the stones vouch for them picks noise. For the same reason the
+    lines' refinement of a grid, where it keeps that grid's phase (its corners within
+    this of the grid's) and loses it under ``phase_rows`` rows' worth of the stones
+    vouching, is kept: the stones cannot tell such grids apart, and the lines, where they
+    show, place a grid finer than stones pushed off their points."""
 
     @property
     def reach(self) -> tuple[float, float]:

@@ -221,10 +221,14 @@ def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.nd
     stand along each axis (`stone_profiles`), its outer lines `OutlineConfig.margin` inside
     the slab's edges, moved back by the stones' lift (their bodies stand up off their
     points), refitted to the black stones ``witnesses`` (`_through_stones`) from there
-    and from there moved by `OutlineConfig.stone_phases` along each axis; of those with
-    about as many stones on their points as the best (`_most_on_points`), the one the
+    and from there moved by `OutlineConfig.stone_phases` along each axis (a refit that
+    ends within `OutlineConfig.same_phase` of the unmoved one's is that one); of those
+    with about as many stones on their points as the best (`_most_on_points`), the one the
     stones vouch for most (`vouched`; the unmoved one on a tie), then as refined by the
-    lines where they show or not, whichever those stones vouch for more."""
+    lines where they show or not, whichever those stones vouch for more; the refined one
+    also where it keeps that grid's phase and the stones vouch for it within
+    `OutlineConfig.phase_rows` rows' worth of stones (they cannot tell such grids apart:
+    the lines can)."""
     cfg, outline_cfg = config.locate, config.outline
     across_x, across_y, warp = stone_profiles(small, quad, n, outline_cfg)
     lo, hi = stone_bounds(outline_cfg)
@@ -234,17 +238,31 @@ def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.nd
     lift = lift_shift(h / h[2, 2], small.shape, n, config.stones.stone_lift,
                       config.stones).mean(axis=0)
     h = h @ np.array([[1, 0, -lift[0]], [0, 1, -lift[1]], [0, 0, 1.0]])
-    phases = [GridFit(_through_stones(start / start[2, 2], witnesses, n, small.shape, config),
-                      n, 0.0)
-              for start in (h @ np.array([[1, 0, di], [0, 1, dj], [0, 0, 1.0]])
-                            for di in outline_cfg.stone_phases
-                            for dj in outline_cfg.stone_phases)]
+    unmoved = _through_stones(h / h[2, 2], witnesses, n, small.shape, config)
+    phases = [GridFit(unmoved, n, 0.0)]
+    for di in outline_cfg.stone_phases:
+        for dj in outline_cfg.stone_phases:
+            start = h @ np.array([[1, 0, di], [0, 1, dj], [0, 0, 1.0]])
+            moved = _through_stones(start / start[2, 2], witnesses, n, small.shape, config)
+            if _lattice_apart(unmoved, moved, n) > outline_cfg.same_phase:  # else a twin
+                phases.append(GridFit(moved, n, 0.0))
     best = max((vouched(small, fit, witnesses, size, config)
                 for fit in _most_on_points(small, phases, witnesses, config)),
                key=lambda fit: fit.confidence)
     refined = vouched(small, refine(small, GridFit(best.homography, n, 0.0), cfg), witnesses,
                       size, config)
-    return refined if refined.confidence > best.confidence else best
+    alike = _lattice_apart(best.homography, refined.homography, n) <= outline_cfg.same_phase \
+        and refined.confidence >= best.confidence - outline_cfg.phase_rows / n
+    return refined if refined.confidence > best.confidence or alike else best
+
+
+def _lattice_apart(a: np.ndarray, b: np.ndarray, n: int) -> float:
+    """How far apart the grids ``a`` and ``b`` (homographies of ``n``-line lattices to the
+    same picture) lie, in cells of ``a``: the largest lattice offset, along either axis,
+    of one of ``b``'s four corners from ``a``'s."""
+    corners = np.array([[0, 0], [n - 1, 0], [n - 1, n - 1], [0, n - 1]], float)
+    seen = grid.apply(np.linalg.inv(a) @ b, corners)
+    return float(np.abs(seen - corners).max())
 
 
 def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int, ...],

@@ -9,13 +9,14 @@ from __future__ import annotations
 import functools
 
 import numpy as np
+import pytest
 
 from vision import BoardNotFound, read_board
 from vision.config import VISION
 from vision.evaluate import corner_error_cells
 from vision.grid import GridFit
 from vision.grid_score import on_points
-from vision.locate import working
+from vision.locate import _lattice_apart, working
 from vision.stone_lattice import dark_centres
 from vision.synth import Scene, Synthetic, random_position, render
 
@@ -70,3 +71,18 @@ def test_no_stones_are_on_no_grid() -> None:
     truth = np.linalg.inv(to_full) @ shot.homography
     assert on_points(small, GridFit(truth / truth[2, 2], 19, 0.0), np.zeros((0, 2)),
                      VISION) == 0.0
+
+
+def test_grids_a_row_apart_are_another_phase_and_a_jittered_twin_the_same() -> None:
+    # The stones' refits from combs moved by OutlineConfig.stone_phases: one that ends a
+    # row off, or squeezed a row short, is another phase; one that ends a tenth of a cell
+    # off the unmoved comb's grid is that grid (OutlineConfig.same_phase).
+    h = np.array([[30.0, 2.0, 100.0], [1.0, 24.0, 80.0], [0.0002, 0.0009, 1.0]])  # steep
+    a_row_off = h @ np.array([[1, 0, 0], [0, 1, 1.0], [0, 0, 1]])
+    squeezed = h @ np.array([[1, 0, 0], [0, 17 / 18, 1], [0, 0, 1.0]])
+    twin = h @ np.array([[1, 0, 0.1], [0, 1, -0.1], [0, 0, 1.0]])
+    same = VISION.outline.same_phase
+    assert _lattice_apart(h, a_row_off, 19) > same
+    assert _lattice_apart(h, squeezed, 19) > same
+    assert _lattice_apart(h, twin, 19) == pytest.approx(0.1)
+    assert _lattice_apart(h, twin, 19) <= same
