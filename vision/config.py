@@ -702,6 +702,44 @@ class OutlineConfig:
     same_region: float = 0.01
     """Two slabs whose masks differ in under this share of the picture's pixels are one
     (a pair of wood colours whose second adds nothing to the first)."""
+    steep_middle: float = 0.25
+    """Where no region's outline passes the picture's middle within ``slab_middle``, one
+    whose outline passes it within this share of the picture's longer side and that spans
+    the picture's middle column is the slab: a phone held over the near edge and pitched
+    so that the board fills the frame's width puts the near edge at the bottom of the
+    frame, and seen from 60 degrees the board's depth is a quarter of a portrait frame's
+    height, its far edge a fifth of the frame below the middle (the pinhole camera of
+    `vision.synth`'s "phone" framing). The middle column is where the board fills the
+    width from."""
+    stone_phases: tuple[float, ...] = (0.0, -0.5, 0.5, -1.0, 1.0)
+    """Where the stones place the grid inside the slab (`vision.locate._stones_placed`),
+    the lattice their profile gives is also moved by each of these (cells) along each axis
+    before it is refitted to the black stones, and one of them kept (see ``phase_rows``;
+    the unmoved one where none is better). The profile is weakest across the rows a
+    steep view foreshortens, and a slab whose far margin hides under the stones leaning
+    over it puts its comb half a cell to a cell off; the refit takes each stone to its
+    nearest point, so a start half a cell off or more ends a whole row off."""
+    phase_rows: float = 0.5
+    """Of those grids, only the ones with as many of the black stones on their points
+    (`vision.grid_score.on_points`) as the best of them, less this many rows' worth of
+    stones (this over the lines' count, as a share), are weighed by how much the stones
+    vouch for them: every stone lies on a point, so a grid squeezed to span a row too few
+    or a row off puts a row's stones or more off its points, while the stones vouch for
+    it alone where its outer rows are crowded and the true grid's far row, foreshortened,
+    shows no stone (`vision.grid_score.vouched` then has the lines choose, and in a
+    crowded steep view they barely can). Stones pushed off their points at random lose a
+    right grid a few stones, well under half a row."""
+    same_phase: float = 0.5
+    """Of the grids the stones place from the comb moved by ``stone_phases``, one whose
+    four corners all lie within this many cells of the unmoved comb's grid has the same
+    phase and is that grid: a grid of another phase puts a whole row or column elsewhere
+    at one edge at least, while a refit that ends on the same lattice from another start
+    differs only by the noise of the stones' pushes, and weighing such twins against each
+    other by how much the stones vouch for them picks noise. For the same reason the
+    lines' refinement of a grid, where it keeps that grid's phase (its corners within
+    this of the grid's) and loses it under ``phase_rows`` rows' worth of the stones
+    vouching, is kept: the stones cannot tell such grids apart, and the lines, where they
+    show, place a grid finer than stones pushed off their points."""
 
     @property
     def reach(self) -> tuple[float, float]:

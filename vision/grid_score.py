@@ -162,6 +162,29 @@ def vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | Non
     return GridFit(fit.homography, fit.size, max(fit.confidence, agreement))
 
 
+def on_points(small: np.ndarray, fit: GridFit, stones: np.ndarray,
+              config: VisionConfig) -> float:
+    """The share of the black stones' centres ``stones`` (k, 2; those on the board's slab)
+    that lie on one of the points of ``fit`` in the working image ``small``: within
+    ``config.locate.stone_fit_residual`` cell of a point of its lattice, their bodies taken
+    back by `lift_shift` first; 0 if there are none. Every stone on a board lies on a
+    point, so a grid a row off leaves that row's stones past its outer line, and a grid
+    squeezed to span a row too few puts stones off its points: where a row of stones hides
+    its outer line (`vouched` then has the lines choose) this tells the grid's phase."""
+    if len(stones) == 0:
+        return 0.0
+    n = fit.size
+    lift = lift_shift(fit.homography, small.shape, n, config.stones.stone_lift,
+                      config.stones)
+    q = grid.apply(np.linalg.inv(fit.homography), stones)
+    near = np.clip(np.rint(q), 0, n - 1).astype(int)
+    seen = q - lift[near[:, 1] * n + near[:, 0]]
+    point = np.rint(seen)
+    on = ((np.abs(seen - point).max(axis=1) < config.locate.stone_fit_residual)
+          & (point >= 0).all(axis=1) & (point <= n - 1).all(axis=1))
+    return float(on.mean())
+
+
 def _lines_choose(small: np.ndarray, fit: GridFit, here: np.ndarray, open_ends: np.ndarray,
                   cfg: LocateConfig) -> float:
     """How clearly the lines say that ``fit``, whose thin `edge_shares` (clipped to [0, 1])

@@ -31,7 +31,7 @@ from .grid import GridFit, lift_shift
 from .grid_candidates import (cell_mask, comb_fit, fit_lattice, grid_component, line_mask,
                               outer_quad)
 from .grid_refine import grow, refine
-from .grid_score import confidence, vouched
+from .grid_score import confidence, on_points, vouched
 from .lines import board_outline
 from .outline import outlines, stone_bounds, stone_profiles
 from .stone_lattice import BlackStones, dark_centres, stone_starts
@@ -149,12 +149,14 @@ def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
     there and grown to the whole grid like any other, then `vouched` for by the black
     stones ``found`` inside that slab; where they vouch too little, the grid the stones
     place there (`_stones_placed`, from those of them framed in the picture: `_witnesses`)
-    as well; each with whether the stones placed it."""
+    as well, after all the others and only those with about as many stones on their
+    points as the best of them (`_most_on_points`); each with whether the stones placed
+    it."""
     back = np.linalg.inv(to_full)
+    placed: list[GridFit] = []
     for slab in outlines(image, config.outline) if image.ndim == 3 else []:
         quad = grid.apply(back, slab.quad).astype(np.float32)
-        inside = None if found is None else \
-            _witnesses(found.centres, quad, small.shape, -np.inf)
+        inside = None if found is None else _inside(found.centres, quad)
         framed = None if inside is None else \
             _framed(inside, small.shape, config.outline.stone_framed)
         for n in (size,) if size else config.sizes:
@@ -163,7 +165,33 @@ def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
                 fit = vouched(small, fit, inside, size, config)
             yield fit, False
             if framed is not None and fit.confidence < config.locate.recheck_below:
-                yield _stones_placed(small, quad, n, framed, size, config), True
+                placed.append(_stones_placed(small, quad, n, framed, size, config))
+    if found is not None:
+        for fit in _most_on_points(small, placed, _framed(found.centres, small.shape,
+                                                          config.outline.stone_framed),
+                                   config):
+            yield fit, True
+
+
+def _most_on_points(small: np.ndarray, fits: list[GridFit], stones: np.ndarray,
+                    config: VisionConfig) -> list[GridFit]:
+    """Those of ``fits`` (grids of one size or more) with as many of the black stones'
+    centres ``stones`` (k, 2) on their points (`on_points`) as the best of that size, less
+    `OutlineConfig.phase_rows` rows' worth: the stones vouch for a grid a row off or
+    squeezed as much as for the board's own where its outer rows show stones and the
+    board's far row, foreshortened, shows none."""
+    shares = [on_points(small, fit, stones, config) for fit in fits]
+    return [fit for fit, share in zip(fits, shares)
+            if share >= max(s for f, s in zip(fits, shares) if f.size == fit.size)
+            - config.outline.phase_rows / fit.size]
+
+
+def _inside(centres: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The ``centres`` (k, 2) inside the quad ``quad`` (4, 2), in their order."""
+    inside = np.array([cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
+                       for x, y in centres], bool).reshape(-1)
+    out: np.ndarray = centres[inside]
+    return out
 
 
 def _witnesses(centres: np.ndarray, quad: np.ndarray, shape: tuple[int, ...],
@@ -173,9 +201,7 @@ def _witnesses(centres: np.ndarray, quad: np.ndarray, shape: tuple[int, ...],
     dark table's grain, are no witness) and ``framed`` px or more inside the picture's
     border (a dark band along it, or a stone cut past its middle, is deepest on the border:
     no stone's centre; see `OutlineConfig.stone_framed`)."""
-    inside = np.array([cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
-                       for x, y in centres], bool).reshape(-1)
-    return _framed(centres[inside], shape, framed)
+    return _framed(_inside(centres, quad), shape, framed)
 
 
 def _framed(centres: np.ndarray, shape: tuple[int, ...], framed: float) -> np.ndarray:
@@ -194,9 +220,15 @@ def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.nd
     board so crowded its lines hide: a lattice fitted to where stones of either colour
     stand along each axis (`stone_profiles`), its outer lines `OutlineConfig.margin` inside
     the slab's edges, moved back by the stones' lift (their bodies stand up off their
-    points), refitted to the black stones ``witnesses`` (`_through_stones`), then as
-    refined by the lines where they show or not, whichever those stones vouch for more
-    (`vouched`)."""
+    points), refitted to the black stones ``witnesses`` (`_through_stones`) from there
+    and from there moved by `OutlineConfig.stone_phases` along each axis (a refit that
+    ends within `OutlineConfig.same_phase` of the unmoved one's is that one); of those
+    with about as many stones on their points as the best (`_most_on_points`), the one the
+    stones vouch for most (`vouched`; the unmoved one on a tie), then as refined by the
+    lines where they show or not, whichever those stones vouch for more; the refined one
+    also where it keeps that grid's phase and the stones vouch for it within
+    `OutlineConfig.phase_rows` rows' worth of stones (they cannot tell such grids apart:
+    the lines can)."""
     cfg, outline_cfg = config.locate, config.outline
     across_x, across_y, warp = stone_profiles(small, quad, n, outline_cfg)
     lo, hi = stone_bounds(outline_cfg)
@@ -206,11 +238,31 @@ def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.nd
     lift = lift_shift(h / h[2, 2], small.shape, n, config.stones.stone_lift,
                       config.stones).mean(axis=0)
     h = h @ np.array([[1, 0, -lift[0]], [0, 1, -lift[1]], [0, 0, 1.0]])
-    h = _through_stones(h / h[2, 2], witnesses, n, small.shape, config)
-    best = vouched(small, GridFit(h, n, 0.0), witnesses, size, config)
+    unmoved = _through_stones(h / h[2, 2], witnesses, n, small.shape, config)
+    phases = [GridFit(unmoved, n, 0.0)]
+    for di in outline_cfg.stone_phases:
+        for dj in outline_cfg.stone_phases:
+            start = h @ np.array([[1, 0, di], [0, 1, dj], [0, 0, 1.0]])
+            moved = _through_stones(start / start[2, 2], witnesses, n, small.shape, config)
+            if _lattice_apart(unmoved, moved, n) > outline_cfg.same_phase:  # else a twin
+                phases.append(GridFit(moved, n, 0.0))
+    best = max((vouched(small, fit, witnesses, size, config)
+                for fit in _most_on_points(small, phases, witnesses, config)),
+               key=lambda fit: fit.confidence)
     refined = vouched(small, refine(small, GridFit(best.homography, n, 0.0), cfg), witnesses,
                       size, config)
-    return refined if refined.confidence > best.confidence else best
+    alike = _lattice_apart(best.homography, refined.homography, n) <= outline_cfg.same_phase \
+        and refined.confidence >= best.confidence - outline_cfg.phase_rows / n
+    return refined if refined.confidence > best.confidence or alike else best
+
+
+def _lattice_apart(a: np.ndarray, b: np.ndarray, n: int) -> float:
+    """How far apart the grids ``a`` and ``b`` (homographies of ``n``-line lattices to the
+    same picture) lie, in cells of ``a``: the largest lattice offset, along either axis,
+    of one of ``b``'s four corners from ``a``'s."""
+    corners = np.array([[0, 0], [n - 1, 0], [n - 1, n - 1], [0, n - 1]], float)
+    seen = grid.apply(np.linalg.inv(a) @ b, corners)
+    return float(np.abs(seen - corners).max())
 
 
 def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int, ...],

@@ -159,7 +159,8 @@ def closed(near: np.ndarray, cfg: OutlineConfig = OUTLINE) -> np.ndarray:
 def slab(mask: np.ndarray, cfg: OutlineConfig = OUTLINE) -> np.ndarray | None:
     """The region of the `closed` wood mask ``mask`` most like a slab around the picture's
     middle (the largest whose outline passes the middle within ``cfg.slab_middle`` of the
-    picture),
+    picture; where none does, the largest that spans the picture's middle column and
+    passes the middle within ``cfg.steep_middle``),
     its holes (stones) filled, as a uint8 mask; None if it covers under ``cfg.min_area``
     of the picture or under ``cfg.min_fill`` of its convex hull."""
     h, w = mask.shape
@@ -171,6 +172,13 @@ def slab(mask: np.ndarray, cfg: OutlineConfig = OUTLINE) -> np.ndarray | None:
         if area > best_area and \
                 cv2.pointPolygonTest(c, centre, True) >= -cfg.slab_middle * max(h, w):
             best, best_area = c, area
+    if best is None:
+        for c in contours:
+            area = cv2.contourArea(c)
+            x, _, cw, _ = cv2.boundingRect(c)
+            if area > best_area and x <= centre[0] <= x + cw and \
+                    cv2.pointPolygonTest(c, centre, True) >= -cfg.steep_middle * max(h, w):
+                best, best_area = c, area
     if best is None or best_area < cfg.min_fill * cv2.contourArea(cv2.convexHull(best)):
         return None  # none, or too far from convex to be a four-sided slab
     out = np.zeros((h, w), np.uint8)
