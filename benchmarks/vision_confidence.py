@@ -3,7 +3,7 @@ confidence >= 0.6 should be right, and a right point should rarely be read with 
 
     .venv/bin/python benchmarks/vision_confidence.py [--seeds N] [--size 19] [--skip-photos]
     .venv/bin/python benchmarks/vision_confidence.py --calibration [--records FILE]
-        [--photo-stride K] [--perturb-stride K]
+        [--photo-stride K] [--perturb-stride K] [--scenes N] [--mistaken K] [--board-scenes N]
     .venv/bin/python benchmarks/vision_confidence.py --placements K
 
 Two tables, one row per kind of picture:
@@ -30,9 +30,14 @@ each set judged by a calibration fitted without it: leave one source out (the ma
 (`GROUPS`). Per row, for points: wrong points under 0.6 of all wrong ("warned"), the share
 of points at 0.6 or more that is wrong ("sure bad"), how many are sure, and the AUC (the
 chance a right point scores above a wrong one). For boards found the same, a board being
-wrong when read at the wrong size, half a cell or more off its labelled corners, or with
-under 99% of its points right; sure at the raw grid confidence >= `min_confidence` (every
-board found) before, at calibrated >= 0.6 after. Then reliability tables (per band of
+wrong when its grid is not the board's own (`fit_confidence.Record.grid_right`: read at
+the wrong size, half a cell or more off its labelled corners, or where only the stones are
+known, its stones read sitting better on the truth moved a line than in place; a point
+misread on a grid in place is not a wrong board), the wrong boards including the grids a
+board's is most easily mistaken for (``--mistaken``: a line off, patches of a smaller
+size), and the scene boards (``--board-scenes``, never fitted on) a row of their own; sure
+at the raw grid confidence >= `min_confidence` (every board found) before, at calibrated
+>= 0.6 after. Then reliability tables (per band of
 confidence, the share right) of the pooled leave-one-source-out predictions. Each set has
 four rows: "raw" (the board's confidence the grid's own, as `read_board` reported it
 before the doubts were weighed), "raw+doubts" (lowered by its doubts,
@@ -62,8 +67,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.fit_confidence import (  # noqa: E402
-    Record, board_data, fit, load_or_collect, manifest_rows, photo_records, point_data,
-    right_points)
+    BOARD_SCENE_SOURCE, PLACED, SCENE_SOURCE, Record, board_data, fit, load_or_collect,
+    manifest_rows, photo_records, point_data, right_points)
 from benchmarks.vision_robustness import reference  # noqa: E402
 from tests.vision.misreads import SPOILERS, scene  # noqa: E402
 from vision import BoardNotFound, read_board  # noqa: E402
@@ -160,10 +165,13 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "geometry": ("turn", "crop", "steeper"),
     "grey, blur, noise": ("grayscale", "blur", "noise"),
     "synthetic scenes": ("scene",),
+    "mistaken placements": ("placed",),
 }
 """Groups of `vision.perturb.STANDARD` by name prefix, for the split by perturbation (a
 turn saved as a JPEG is geometry: its name starts with "turn"); the synthetic scenes of
-`benchmarks/fit_confidence.py` are a group of their own."""
+`benchmarks/fit_confidence.py` are a group of their own (its scene boards, never fitted
+on, among them), and so are the grids it places where the board's is easily mistaken for
+(`placement_records`)."""
 
 
 def group_of(perturbation: str) -> str:
@@ -232,7 +240,7 @@ def predictions(cal: Calibration | None, records: Sequence[Record],
     if cal is None:  # the raw confidence, from its log-odds (clipped to [0.001, 0.999])
         ps = 1.0 / (1.0 + np.exp(-xp[:, POINT_FEATURES.index("raw")]))
         bs = np.array([r.board_confidence(doubted) for r in records
-                       if r.found and r.board_right is not None])
+                       if r.found and r.grid_right is not None])
         return ps, yp, bs, yb
     return cal.point(xp), yp, cal.board(xb), yb
 
@@ -280,24 +288,33 @@ def calibration_report(records: Sequence[Record]) -> list[str]:
     it, and reliability tables of the pooled leave-one-source-out predictions."""
     sep = (f"points: wrong points under {SURE} (warned) of all wrong, share of the points at "
            f"{SURE} or more that is wrong, points sure, AUC; boards the same, a board wrong "
-           "when found at the wrong size, >= 0.5 cell off its labelled corners or < 99% of "
-           f"its points right, sure at the raw board confidence >= {LOCATE.min_confidence} "
+           "when its grid is not the board's own (the wrong size, >= 0.5 cell off its "
+           "labelled corners, or its stones read sitting better on the truth a line off), "
+           "the grids most easily mistaken for the board's among them, sure at the raw "
+           f"board confidence >= {LOCATE.min_confidence} "
            f"and at calibrated >= {SURE}; 'raw' is the grid's own confidence, "
            "'raw+doubts' it lowered by its doubts (what read_board reports)")
     head = f"{'held out':<22} {'':<11} {'points':>7} {SEP_HEADER}  {'boards':>5} {SEP_HEADER}"
-    out = [sep, "", head]
+    read = [r for r in records if r.found and r.source not in (SCENE_SOURCE, BOARD_SCENE_SOURCE)
+            and not r.perturbation.startswith(PLACED)]
+    out = [sep, "", f"dev photos' readings found: {len(read)}; wrong grids "
+           f"{sum(r.grid_right is False for r in read)}; wrong by the older verdict (also "
+           f"99% of the points right) {sum(r.board_right is False for r in read)}", "", head]
     out += kind_rows("none (in sample)", all_kinds(fit(records, False), fit(records), records))
     by_source, sources = held_out(records, lambda r: r.source)
     pooled: list[list[Scores]] = []
     for key in sources:
         plain, doubted, test = by_source[key]
-        pooled.append(all_kinds(plain, doubted, test))
-        out += kind_rows(key[:22], pooled[-1])
+        judged = all_kinds(plain, doubted, test)
+        if key != BOARD_SCENE_SOURCE:  # judged apart: never fitted on
+            pooled.append(judged)
+        out += kind_rows(key[:22], judged)
     kinds: list[Scores] = []
     for k in range(len(KINDS)):
         ps, yp, bs, yb = (np.concatenate([p[k][i] for p in pooled]) for i in range(4))
         kinds.append((ps, yp, bs, yb))
-    out += ["", "each source predicted by a fit without it, pooled:", head]
+    out += ["", "each source predicted by a fit without it, pooled (the scene boards apart):",
+            head]
     out += kind_rows("all sources", kinds)
     ps, yp, bs, yb = kinds[3]
     out.append("the same, calibrated with doubts, sure only at a stricter threshold:")
@@ -332,7 +349,7 @@ def placement_report(stride: int) -> list[str]:
     for index, row in rows:
         found = photo_records(MANIFEST.parent, index, row, [])
         image = cv2.imread(str(MANIFEST.parent / str(row["image"])), cv2.IMREAD_COLOR)
-        if not found or not found[0].board_right or image is None:
+        if not found or not found[0].grid_right or image is None:
             continue
         r = found[0]
         assert r.homography is not None and r.labels is not None
@@ -377,6 +394,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photo-stride", type=int, default=4, help="as fit_confidence.py's")
     ap.add_argument("--perturb-stride", type=int, default=6, help="as fit_confidence.py's")
     ap.add_argument("--scenes", type=int, default=6, help="as fit_confidence.py's")
+    ap.add_argument("--board-scenes", type=int, default=2, help="as fit_confidence.py's")
+    ap.add_argument("--mistaken", type=int, default=3, help="as fit_confidence.py's")
     ap.add_argument("--placements", type=int, metavar="K", help="instead, the board "
                     "confidence of the right grids against the grids they are most easily "
                     "mistaken for, on every K-th photo fit_confidence.py reads")
@@ -394,7 +413,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"no manifest at {MANIFEST}", file=sys.stderr)
             return 1
         records = load_or_collect(MANIFEST, args.records, args.photo_stride,
-                                  args.perturb_stride, args.scenes, 1, sys.stderr.isatty())
+                                  args.perturb_stride, args.scenes, 1, sys.stderr.isatty(),
+                                  args.board_scenes, args.mistaken)
         for line in calibration_report(records):
             print(line)
         return 0

@@ -1,14 +1,16 @@
 """Every dev photo's reading, written out whole, to tell whether a change altered any reading.
 
     .venv/bin/python benchmarks/vision_dump.py OUT.json [MANIFEST] [--stride N]
-    .venv/bin/python benchmarks/vision_dump.py --diff BEFORE.json AFTER.json
+    .venv/bin/python benchmarks/vision_dump.py --diff BEFORE.json AFTER.json [--readings]
 
 MANIFEST defaults to ../shared/vision-data/manifest.jsonl. Per image: the board found or the
 reason it was not, its size, board confidence, homography and corners (floats as Python
 writes them, every digit), every point's colour and confidence. A refactor that claims to
 change no reading shows no difference under ``--diff`` (exit status 1 when there is one,
 with the first differing images named; a dump of every N-th image is checked against the
-images it holds). Also prints the median milliseconds per photo.
+images it holds). ``--readings`` compares only what was read (the board found or not, its
+size, grid and stones), not the confidences: a change to the confidences alone shows none.
+Also prints the median milliseconds per photo.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import cv2
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.vision_robustness import numbered_rows  # noqa: E402
 from vision import BoardNotFound, read_board  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
@@ -51,18 +54,25 @@ def dump(manifest: Path, stride: int) -> tuple[dict[str, Any], list[float]]:
     """Every ``stride``-th image of ``manifest`` read: {image: reading}, and the times."""
     out: dict[str, Any] = {}
     times: list[float] = []
-    rows = [json.loads(line) for line in manifest.read_text().splitlines() if line.strip()]
-    for row in rows[::stride]:
+    for _, row in numbered_rows(manifest)[::stride]:
         out[row["image"]], ms = reading_of(manifest.parent / row["image"])
         times.append(ms)
     return out, times
 
 
-def diff(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+CONFIDENCES = ("board_confidence", "confidence")
+"""The fields of a dump's reading that say how sure it is, not what was read."""
+
+
+def diff(before: dict[str, Any], after: dict[str, Any], readings: bool = False) -> list[str]:
     """The images of ``after`` whose readings differ from ``before``'s (or that ``before``
     lacks), in ``after``'s order: a dump taken with ``--stride`` is checked image by image
-    against a whole one."""
-    return [k for k in after if before.get(k) != after[k]]
+    against a whole one. With ``readings``, the `CONFIDENCES` are not compared."""
+    def kept(reading: Any) -> Any:
+        if not readings or not isinstance(reading, dict):
+            return reading
+        return {k: v for k, v in reading.items() if k not in CONFIDENCES}
+    return [k for k in after if k not in before or kept(before[k]) != kept(after[k])]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,12 +80,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("paths", nargs="+", type=Path, help="OUT.json [MANIFEST], or two dumps")
     ap.add_argument("--diff", action="store_true", help="compare two dumps")
     ap.add_argument("--stride", type=int, default=1, help="every N-th image only")
+    ap.add_argument("--readings", action="store_true", help="with --diff: compare what was "
+                    "read only, not the confidences")
     args = ap.parse_args(argv)
     if args.diff:
         if len(args.paths) != 2:
             ap.error("--diff takes two dump files")
         before, after = (json.loads(p.read_text()) for p in args.paths)
-        changed = diff(before, after)
+        changed = diff(before, after, args.readings)
         print(f"{len(after)} readings checked against {len(before)}; {len(changed)} differ")
         for name in changed[:20]:
             print(f"  {name}")

@@ -104,11 +104,18 @@ class Command:
 Item = Union[Observation, Command]
 
 _SYNONYMS = {"p": "pass", "score": "done", "count": "done", "rotate": "orient"}
-_COLOURS = {"b": Color.BLACK, "black": Color.BLACK, "w": Color.WHITE, "white": Color.WHITE}
 _EMPTY = ("e", "empty", ".", "none")
 HELP = ("pass | pass B | resign W | done | undo | set D4 black|white|empty | rotate 90 | "
         "order D4 Q16 C3")
 """The commands, as the keyboard takes them."""
+
+
+def _colour(word: str) -> Color | None:
+    """The colour a word names (``b``, ``black``, ``w``, ``white``), or None if it names none."""
+    try:
+        return Color.parse(word)
+    except ValueError:
+        return None
 
 
 def parse_command(line: str) -> Command:
@@ -121,14 +128,14 @@ def parse_command(line: str) -> Command:
         raise ValueError("empty command")
     kind = verb(_SYNONYMS.get(words[0], words[0]))
     if kind == "set":
-        if len(words) != 3 or not (words[2] in _COLOURS or words[2] in _EMPTY):
+        if len(words) != 3 or not (_colour(words[2]) is not None or words[2] in _EMPTY):
             raise ValueError(f"cannot read the command {line.strip()!r}: try 'set D4 black', "
                              f"'set D4 white' or 'set D4 empty'")
         try:
             Point.from_gtp(words[1])
         except CoordinateError as exc:
             raise ValueError(f"cannot read the command {line.strip()!r}: {exc}") from None
-        return Command("set", _COLOURS.get(words[2]), vertex=words[1].upper())
+        return Command("set", _colour(words[2]), vertex=words[1].upper())
     if kind == "undo" and len(words) > 1:
         raise ValueError(f"cannot read the command {line.strip()!r}: 'undo' takes nothing more")
     if kind == "order":
@@ -139,9 +146,10 @@ def parse_command(line: str) -> Command:
         if len(words) != 2 or not words[1].isdigit():
             raise ValueError(f"cannot read the command {line.strip()!r}: try 'rotate 90'")
         return Command("orient", degrees=int(words[1]))
-    if len(words) > 2 or (len(words) == 2 and words[1] not in _COLOURS):
+    colour = _colour(words[1]) if len(words) == 2 else None
+    if len(words) > 2 or (len(words) == 2 and colour is None):
         raise ValueError(f"cannot read the command {line.strip()!r}: try {HELP}")
-    return Command(kind, _COLOURS[words[1]] if len(words) == 2 else None)
+    return Command(kind, colour)
 
 
 _TIME = re.compile(r"^@\s*([0-9.]+)\s*(?:-\s*([0-9.]+))?$")

@@ -519,8 +519,12 @@ class StoneConfig:
     `vision.calibrated.FITTED`). None, the default, keeps the raw figures: judged on the
     sources its fit left out, the fitted calibration put fewer of the wrong points under
     0.6 than the raw figures do (32 against 61 of 223; refitted with the board's doubts,
-    46 against 88 of 223 at the default strides, AUC 0.940 against 0.932), and the promise
-    that a point read at 0.6 or more is right is what the tracker and the page lean on."""
+    46 against 88 of 223 at the default strides, AUC 0.940 against 0.932; refitted with the
+    doubts as board evidence and a wrong board counted as a grid not the board's own, 29
+    against 42 of 82), and the promise that a point read at 0.6 or more is right is what
+    the tracker and the page lean on. The board confidence `read_board` reports without it
+    already tells the board's grid from those it is most easily mistaken for (held out by
+    source: AUC 1.000, no wrong board at or above `LocateConfig.min_confidence`)."""
     camera_axes: tuple[float, float] = (1.15, 0.15)
     """`vision.grid.lift_shift` trusts its guessed camera only where the board's two axes,
     recovered through it, differ in length by at most the first factor and the cosine
@@ -558,6 +562,13 @@ class StoneConfig:
     """Two stones cannot overlap: their centres (cells) lie at least a stone's diameter
     apart (1.0 to 1.02 cell), less a tenth for a neighbour lying a little off its own
     point. A dark disc nearer a stone than this is that stone's body, not another."""
+    ceiling: int = 254
+    """A cell centre as light (Lab L) as a grey whose three channels reach this level is
+    at the sensor's ceiling (as `LightConfig.clip_level`: 255, or 254 after JPEG's
+    rounding). Where the board's wood lightness (its median centre) is there, the
+    exposure clipped the wood: a centre took its colourlessness from the ceiling, not
+    from a stone over it, and is not taken to be under a stone for want of the wood's
+    colour (`vision.stones.at_ceiling`, `vision.stones.judged`)."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -94,13 +94,14 @@ def stretch(gray: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray:
 
 def neutral_gray(image: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray:
     """``image`` (uint8, grey or BGR/BGRA) as a uint8 grey seen under a neutral light:
-    each channel divided by the lamp's gain (`white_gains`), the channels weighted by what
+    each channel divided by the lamp's gain (`white_gains`, read off at most
+    ``cfg.gain_sample`` pixels, as `lamp_gains` reads it), the channels weighted by what
     they still hold (`channel_weights`), and the result `stretch`-ed to the picture's own
     range. A grey image is only stretched."""
     if image.ndim == 2:
         return stretch(image, cfg)
     bgr = _bgr(image).astype(np.float32)
-    w = channel_weights(image, cfg) / white_gains(image, cfg)
+    w = channel_weights(image, cfg) / white_gains(_sample(_bgr(image), cfg.gain_sample), cfg)
     return stretch(bgr @ w.astype(np.float32), cfg)
 
 

@@ -109,7 +109,7 @@ def read_board(image: np.ndarray, size: int | None = None, *,
                                          fit.confidence), config.locate)
     conf, board_confidence = calibrate(config.stones.calibration, labels, conf, fit.homography,
                                        trusted(fit.confidence, doubts, config.locate),
-                                       image.shape)
+                                       image.shape, doubts)
     t3 = time.perf_counter()
     # Row 0 of labels is the top of the image; Position.cells puts the bottom row first.
     cells = labels[::-1].ravel()

@@ -532,7 +532,10 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES
     stone's own corner), and a black stone is far darker than either. On a board whose
     wood has colour (``cfg.wood_colour_min``), a centre that lost most of it beside a point
     whose lines are hidden is taken to be under a stone too, read or not (a white group
-    would else be its own wood). A set of two other colours is read by them (`_two_sets`)."""
+    would else be its own wood); not where the exposure clipped the board's wood and the
+    centre with it (`at_ceiling`): it lost its colour to the sensor's ceiling, and judged
+    against darker wood further off the clipped empty points would read white. A set of
+    two other colours is read by them (`_two_sets`)."""
     level = f.level
     nearest = local_wood(f.centre_light)
     first = _judge(f, nearest, local_wood(f.centre_chroma), nearest, level, cfg)
@@ -543,6 +546,9 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES
     if coloured >= cfg.wood_colour_min:
         beside_hidden = _stone_covered(_lines_hidden(f, level, cfg))
         covered = beside_hidden & (f.centre_chroma < cfg.covered_chroma * coloured)
+        if at_ceiling(np.array(level), cfg):
+            # The exposure clipped the board's wood: a centre lost its colour to that.
+            covered &= ~at_ceiling(f.centre_light, cfg)
     for _ in range(cfg.wood_passes):
         dirty = _stone_covered(labels != Cell.EMPTY) | covered
         wood = local_wood(f.centre_light, dirty, cfg.wood_reach, spare=bare)
@@ -681,6 +687,16 @@ def _around(size: int) -> list[tuple[int, int, tuple[slice, slice], tuple[slice,
     """The eight neighbours' offsets (rows, columns) with their `_beside` slices."""
     return [(dy, dx, *_beside(size, dy, dx))
             for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0)]
+
+
+def at_ceiling(light: np.ndarray, cfg: StoneConfig = STONES) -> np.ndarray:
+    """Where the lightness ``light`` (any shape, OpenCV's 0..255 Lab L) is at the sensor's
+    ceiling: as light as a grey whose channels all reach ``cfg.ceiling``. There the
+    exposure clipped the wood and a white stone alike; neither keeps a colour to tell."""
+    grey = np.full((1, 1, 3), cfg.ceiling, np.uint8)
+    top = float(cv2.cvtColor(grey, cv2.COLOR_BGR2LAB)[0, 0, 0])
+    out: np.ndarray = light >= top
+    return out
 
 
 def _two_means(colours: np.ndarray, rounds: int) -> tuple[np.ndarray, np.ndarray] | None:

@@ -13,9 +13,10 @@ from benchmarks.fit_confidence import module_text
 from vision import read_board
 from vision.calibrated import FITTED
 from vision.calibration import (
-    BOARD_FEATURES, MONOTONE, POINT_FEATURES, Calibration, Logistic, board_evidence,
+    ANTITONE, BOARD_FEATURES, MONOTONE, POINT_FEATURES, Calibration, Logistic, board_evidence,
     calibrate, fit_logistic, log_odds, point_evidence)
 from vision.config import STONES
+from vision.grid_score import BoardDoubts
 from vision.stones import read_stones
 from vision.synth import render, random_position
 
@@ -43,6 +44,8 @@ def test_the_fitted_calibration_names_the_evidence_the_reader_gives() -> None:
         for name, weight in zip(model.features, model.weights):
             if name in MONOTONE:
                 assert weight >= 0.0, f"{name} weighs {weight}: more raw confidence, less sure"
+            if name in ANTITONE:
+                assert weight <= 0.0, f"{name} weighs {weight}: more doubt, surer"
 
 
 def test_the_printed_calibration_is_the_code_that_makes_it() -> None:
@@ -82,6 +85,16 @@ def test_a_board_whose_grid_is_surer_is_never_less_likely_right() -> None:
     assert np.all(np.diff(seen) >= -1e-12), np.round(seen, 3)
 
 
+def test_a_board_whose_grid_is_doubted_more_is_never_likelier_right() -> None:
+    # Lines crossing on past an outer line, or table where wood should be beyond it.
+    labels, conf = board()
+    for runs, margin in ((1.0, 0.0), (0.0, 1.0)):
+        seen = [calibrate(FITTED, labels, conf, HOMOGRAPHY, 0.7, SHAPE,
+                          BoardDoubts(runs * d, margin * d))[1]
+                for d in np.linspace(0.0, 1.0, 21)]
+        assert np.all(np.diff(seen) <= 1e-12), np.round(seen, 3)
+
+
 def test_points_keep_the_order_of_their_raw_confidence_on_one_board() -> None:
     # Three empty points in the middle of the board, alike but for their raw confidence.
     labels, conf = board()
@@ -100,8 +113,10 @@ def test_the_evidence_says_what_it_names() -> None:
     assert col["black"][1, 2] == 1 and col["white"][2, 4] == 1 and col["black"].sum() == 1
     assert col["stone_neighbours"][1, 3] == pytest.approx(0.25)  # the black on its left
     assert col["stone_neighbours"][0, 2] == pytest.approx(1 / 3)  # on the edge: 3 neighbours
-    b = dict(zip(BOARD_FEATURES, board_evidence(labels, conf, HOMOGRAPHY, 0.7, SHAPE)))
+    b = dict(zip(BOARD_FEATURES, board_evidence(labels, conf, HOMOGRAPHY, 0.7, SHAPE,
+                                                BoardDoubts(0.25, 0.5))))
     assert b["grid"] == pytest.approx(float(log_odds(0.7)))
+    assert b["runs_past"] == 0.25 and b["margin"] == 0.5
     assert b["size9"] == 1 and b["size13"] == 0 and b["doubt"] == pytest.approx(1 / 81)
     assert b["stones"] == pytest.approx(2 / 81) and b["inside"] == pytest.approx(1.5)
     assert b["cell"] == pytest.approx(np.log2(40 / 20))  # 40 px a cell, over 20
@@ -134,6 +149,15 @@ def test_the_fit_never_lets_more_raw_confidence_mean_less() -> None:
     assert model.weights[0] == 0.0
 
 
+def test_the_fit_never_lets_more_doubt_mean_surer() -> None:
+    # Data where the grid's lines running past its edge go with right boards: held at 0.
+    rng = np.random.default_rng(6)
+    runs = rng.uniform(0, 1, 3000)
+    right = rng.uniform(size=3000) < 1 / (1 + np.exp(-3 * runs))
+    model = fit_logistic(np.c_[runs, rng.normal(size=3000)], right, ("runs_past", "noise"))
+    assert model.weights[0] == 0.0
+
+
 def test_read_board_applies_the_calibration_last() -> None:
     shot = render(random_position(9, 4), 4)
     raw = read_board(shot.image, stone_cfg=dataclasses.replace(STONES, calibration=None))
@@ -148,6 +172,6 @@ def test_read_board_applies_the_calibration_last() -> None:
     assert np.allclose(fixed.confidence, 0.3) and fixed.board_confidence == pytest.approx(0.8)
     fitted = read_board(shot.image, stone_cfg=dataclasses.replace(STONES, calibration=FITTED))
     expect, board_p = calibrate(FITTED, labels, conf, raw.homography, raw.board_confidence,
-                                shot.image.shape)
+                                shot.image.shape, raw.doubts)
     assert np.allclose(fitted.confidence, expect[::-1].ravel())
     assert fitted.board_confidence == pytest.approx(board_p)

@@ -7,12 +7,16 @@ import numpy as np
 import pytest
 
 from vision import read_board
+from vision.calibrated import FITTED
+from vision.calibration import SURE, calibrate
 from vision.config import LOCATE
 from vision.evaluate import corner_error_cells
 from vision.grid import GridFit
 from vision.grid_score import (
-    confidence, lattice_score, mistaken_placements, placed_confidence, runs_on, trusted)
+    board_doubts, confidence, lattice_score, mistaken_placements, placed_confidence, runs_on,
+    trusted)
 from vision.locate import locate, to_gray
+from vision.stones import read_stones
 from vision.synth import Scene, random_position, render
 
 
@@ -100,3 +104,23 @@ def test_the_board_confidence_read_board_reports_weighs_the_doubts() -> None:
     assert reading.board_confidence == pytest.approx(
         trusted(reading.grid_confidence, reading.doubts, LOCATE))
     assert reading.board_confidence >= THRESHOLD
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_calibrated_board_confidence_is_sure_of_the_board_and_of_no_grid_mistaken_for_it(
+        seed: int) -> None:
+    # The same placements as above, weighed and read as read_board weighs and reads the grid
+    # it finds, then calibrated (vision.calibrated, fitted with such placements in dev
+    # photos): the board's own grid at SURE or more, every one mistaken for it under.
+    shot = render(random_position(19, seed, stones=0.3), seed)
+    gray = to_gray(shot.image)
+    whole = GridFit(shot.homography, 19, 0.0)
+
+    def calibrated(fit: GridFit) -> float:
+        own, doubts = confidence(gray, fit, LOCATE), board_doubts(gray, fit, LOCATE)
+        labels, conf = read_stones(shot.image, fit.homography, fit.size)
+        return calibrate(FITTED, labels, conf, fit.homography, trusted(own, doubts, LOCATE),
+                         shot.image.shape, doubts)[1]
+    assert calibrated(whole) >= SURE
+    for name, wrong in mistaken_placements(whole, (9, 13)).items():
+        assert calibrated(wrong) < SURE, name
