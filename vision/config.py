@@ -562,6 +562,15 @@ class StoneConfig:
     """Two stones cannot overlap: their centres (cells) lie at least a stone's diameter
     apart (1.0 to 1.02 cell), less a tenth for a neighbour lying a little off its own
     point. A dark disc nearer a stone than this is that stone's body, not another."""
+    off_beside: float = 0.6
+    """How sure (confidence) a black stone beside an empty point must have been read for a
+    dark disc centred nearer that point to be taken as a stone lying off it
+    (`vision.stones.off_point`): a stone pushed off its point inside a black group (what is
+    looked for) lies beside the group's stones, most of them on their points and read
+    surely; a dark disc with no such stone beside it is something else over the board (a
+    sleeve, the shadow along a hand's edge), and a stone alone off its point still darkens
+    its own point for the ordinary judgement. The confidence a point read so is promised
+    to be right at (issue 19)."""
     ceiling: int = 254
     """A cell centre as light (Lab L) as a grey whose three channels reach this level is
     at the sensor's ceiling (as `LightConfig.clip_level`: 255, or 254 after JPEG's

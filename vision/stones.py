@@ -556,7 +556,8 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES
                                                         spare=bare),
                                     np.maximum(wood, nearest), level, cfg)
     black_light = nearest if cfg.wood_passes < 1 else np.maximum(wood, nearest)
-    labels, confidence = off_point(f, labels, confidence, black_light, cfg)
+    labels, confidence = off_point(f, labels, confidence, black_light, cfg,
+                                   honest=doubt(f, labels, confidence, cfg, first=first))
     return (*_two_sets(f, labels, confidence, level, cfg), first)
 
 
@@ -653,15 +654,18 @@ def _lines_through(f: PointFeatures, centres: np.ndarray, cfg: StoneConfig) -> n
 
 
 def off_point(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
-              black_light: np.ndarray, cfg: StoneConfig = STONES
-              ) -> tuple[np.ndarray, np.ndarray]:
+              black_light: np.ndarray, cfg: StoneConfig = STONES,
+              honest: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``labels`` and ``confidence`` with the black stones lying off their points found:
     a black stone 0.2 to 0.6 cell off its point is still a whole dark body of a stone's
     size centred nearer its point than any other (`stone_bodies`), while the point itself
     may show its lines and wood; in a black group the neighbours' bodies reach over the
     point but are centred a cell away. An empty point with a body of its own is read
-    black, unless a white stone was read within ``cfg.stone_apart`` of that body's centre
-    (stones do not overlap); a point read black with no body of its own, where a body
+    black where a black stone beside it (of the eight around, centred at least
+    ``cfg.stone_apart`` from the body) was read at least ``cfg.off_beside`` sure (by
+    ``honest``, the confidence once doubted as `doubt` does, else ``confidence``), a stone
+    of the group it lies in, unless a white stone was read
+    within ``cfg.stone_apart`` of that body's centre (stones do not overlap); a point read black with no body of its own, where a body
     found so beside lies within ``cfg.stone_apart`` of it (less half ``cfg.off_spread``,
     by which a body's centre may be misplaced), was darkened by that stone (no stone on
     the point would fit) and is read empty. A point other than white where a body lies
@@ -670,10 +674,15 @@ def off_point(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
     body, placed = stone_bodies(f, black_light, cfg)
     has = ~np.isnan(body[..., 0])
     white_near = np.zeros((n, n), bool)
+    grouped = np.zeros((n, n), bool)  # a black stone read surely beside
+    sure_black = (labels == Cell.BLACK) & ((confidence if honest is None else honest)
+                                           >= cfg.off_beside)
     for dy, dx, here, there in _around(n):
         gap = np.linalg.norm(body[here] - np.array([dx, dy], float), axis=-1)
         white_near[here] |= (labels[there] == Cell.WHITE) & (gap < cfg.stone_apart)
-    found = (labels == Cell.EMPTY) & has & ~white_near
+        # A stone of the group beside: not one this body lies over (stones do not overlap).
+        grouped[here] |= sure_black[there] & (gap >= cfg.stone_apart)
+    found = (labels == Cell.EMPTY) & has & ~white_near & grouped
     crowded = np.zeros((n, n), bool)  # a body found beside, too near for a stone here
     for dy, dx, here, there in _around(n):
         gap = np.linalg.norm(body[there] + np.array([dx, dy], float), axis=-1)
