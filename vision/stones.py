@@ -680,8 +680,11 @@ def off_point(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
     for dy, dx, here, there in _around(n):
         gap = np.linalg.norm(body[here] - np.array([dx, dy], float), axis=-1)
         white_near[here] |= (labels[there] == Cell.WHITE) & (gap < cfg.stone_apart)
-        # A stone of the group beside: not one this body lies over (stones do not overlap).
-        grouped[here] |= sure_black[there] & (gap >= cfg.stone_apart)
+        # A stone of the group beside, not one this body lies over (stones do not overlap):
+        # read surely, or a body of its own a stone's width from this one.
+        apart = np.linalg.norm(body[here] - body[there] - np.array([dx, dy], float), axis=-1)
+        grouped[here] |= (sure_black[there] & (gap >= cfg.stone_apart)) | (
+            apart >= cfg.stone_apart)
     found = (labels == Cell.EMPTY) & has & ~white_near & grouped
     crowded = np.zeros((n, n), bool)  # a body found beside, too near for a stone here
     for dy, dx, here, there in _around(n):
