@@ -567,10 +567,12 @@ class StoneConfig:
     dark disc centred nearer that point to be taken as a stone lying off it
     (`vision.stones.off_point`): a stone pushed off its point inside a black group (what is
     looked for) lies beside the group's stones, most of them on their points and read
-    surely; a dark disc with no such stone beside it is something else over the board (a
-    sleeve, the shadow along a hand's edge), and a stone alone off its point still darkens
-    its own point for the ordinary judgement. The confidence a point read so is promised
-    to be right at (issue 19)."""
+    surely (or themselves found off their points a stone's width away); a dark disc with
+    no such stone beside it is something else over the board (a sleeve, the shadow along a
+    hand's edge), and a stone alone off its point still darkens its own point for the
+    ordinary judgement. The confidence a point read so is promised to be right at (issue
+    19): the doubted confidence, so that what lies over a hand or a sleeve, flat and wide,
+    does not count as a stone read surely."""
     ceiling: int = 254
     """A cell centre as light (Lab L) as a grey whose three channels reach this level is
     at the sensor's ceiling (as `LightConfig.clip_level`: 255, or 254 after JPEG's

@@ -663,13 +663,15 @@ def off_point(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
     point but are centred a cell away. An empty point with a body of its own is read
     black where a black stone beside it (of the eight around, centred at least
     ``cfg.stone_apart`` from the body) was read at least ``cfg.off_beside`` sure (by
-    ``honest``, the confidence once doubted as `doubt` does, else ``confidence``), a stone
-    of the group it lies in, unless a white stone was read
-    within ``cfg.stone_apart`` of that body's centre (stones do not overlap); a point read black with no body of its own, where a body
-    found so beside lies within ``cfg.stone_apart`` of it (less half ``cfg.off_spread``,
-    by which a body's centre may be misplaced), was darkened by that stone (no stone on
-    the point would fit) and is read empty. A point other than white where a body lies
-    nearly as near another point is read no surer than that body's place."""
+    ``honest``, the confidence once doubted as `doubt` does, else ``confidence``) or has a
+    body of its own a stone's width (``cfg.stone_apart``) from this one: a stone of the
+    group it lies in; unless a white stone was read within ``cfg.stone_apart`` of that
+    body's centre (stones do not overlap). A point read black with no body of its own,
+    where a body found so beside lies within ``cfg.stone_apart`` of it (less half
+    ``cfg.off_spread``, by which a body's centre may be misplaced), was darkened by that
+    stone (no stone on the point would fit) and is read empty. A point other than white
+    where a body lies nearly as near another point is read no surer than that body's
+    place."""
     n = labels.shape[0]
     body, placed = stone_bodies(f, black_light, cfg)
     has = ~np.isnan(body[..., 0])

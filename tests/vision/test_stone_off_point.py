@@ -4,10 +4,13 @@ a cell away. Boards drawn square-on in the tests."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
 
+from vision.config import STONES
 from vision.stones import read_stones
 
 CELL = 40
@@ -72,3 +75,31 @@ def test_an_empty_point_inside_a_black_group_stays_empty(seed: int) -> None:
     image, hom = board(stones, seed)
     labels, _ = read_stones(image, hom, 9)
     assert diagram(labels)[3:6] == ["...XXX...", "...X.X...", "...XXX..."]
+
+
+def sleeve_edge(seed: int, n: int = 9) -> tuple[np.ndarray, np.ndarray]:
+    """An empty square-on n x n board (as `board`) with a dark band across it, its width
+    waving between 0.69 and 0.95 cell (the dark edge of a sleeve or the shadow along a
+    hand): where it bulges, a disc of a stone's body fits in it, off the points."""
+    image, hom = board({}, seed, n)
+    img = image.astype(np.float64)
+    rng = np.random.default_rng(100 + seed)
+    t = np.linspace(0.0, 1.0, 400)
+    phase = rng.uniform(0, 2 * np.pi)
+    for k in t:
+        x, y = CELL * (1.3 + 7.4 * k), CELL * (2.2 + 5.7 * k)
+        half = CELL * (0.82 + 0.13 * np.sin(10 * np.pi * k + phase)) / 2
+        cv2.circle(img, (round(x), round(y)), round(half), (60.0, 55.0, 70.0), -1, cv2.LINE_AA)
+    return np.clip(cv2.GaussianBlur(img, (0, 0), 1.0), 0, 255).astype(np.uint8), hom
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_dark_band_with_no_black_group_beside_gains_no_stones_off_points(seed: int) -> None:
+    # . . . . .
+    # .\\\ . .      a sleeve's dark edge over empty points: a stone-sized disc fits in it
+    # . .\\\ .      where it bulges, but no black stone of a group lies beside: no stone
+    # . . .\\\      is taken to lie off its point (what the points themselves show stays)
+    image, hom = sleeve_edge(seed)
+    labels, _ = read_stones(image, hom, 9)
+    no_bodies = dataclasses.replace(STONES, off_disc=1.0)  # no disc a cell wide fits
+    assert diagram(labels) == diagram(read_stones(image, hom, 9, no_bodies)[0])
