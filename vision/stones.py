@@ -685,6 +685,9 @@ def off_point(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
         # A stone of the group beside, not one this body lies over (stones do not overlap):
         # read surely, or a body of its own a stone's width from this one.
         apart = np.linalg.norm(body[here] - body[there] - np.array([dx, dy], float), axis=-1)
+        # A black stone read beside whose own body lies nearer this one than two stones'
+        # centres can: both are that stone's (cut in two by a highlight), no second stone.
+        white_near[here] |= (labels[there] == Cell.BLACK) & (apart < cfg.stone_apart)
         grouped[here] |= (sure_black[there] & (gap >= cfg.stone_apart)) | (
             apart >= cfg.stone_apart)
     found = (labels == Cell.EMPTY) & has & ~white_near & grouped
@@ -694,7 +697,12 @@ def off_point(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
         crowded[here] |= found[there] & (gap < cfg.stone_apart - cfg.off_spread / 2)
     lost = (labels == Cell.BLACK) & ~has & crowded
     out = np.where(found, Cell.BLACK, np.where(lost, Cell.EMPTY, labels)).astype(labels.dtype)
-    return out, np.where(out != Cell.WHITE, np.minimum(confidence, placed), confidence)
+    # A stone read on its point with its own body there (within the misplacement of a
+    # body's centre) is where it was read: a body leaning in beside makes it no less sure.
+    held = (labels == Cell.BLACK) & (out == Cell.BLACK) & (
+        np.linalg.norm(np.nan_to_num(body, nan=1.0), axis=-1) <= cfg.off_spread / 2)
+    capped = (out != Cell.WHITE) & ~held
+    return out, np.where(capped, np.minimum(confidence, placed), confidence)
 
 
 def _around(size: int) -> list[tuple[int, int, tuple[slice, slice], tuple[slice, slice]]]:
