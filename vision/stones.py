@@ -666,12 +666,14 @@ def off_point(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
     ``honest``, the confidence once doubted as `doubt` does, else ``confidence``) or has a
     body of its own a stone's width (``cfg.stone_apart``) from this one: a stone of the
     group it lies in; unless a white stone was read within ``cfg.stone_apart`` of that
-    body's centre (stones do not overlap). A point read black with no body of its own,
-    where a body found so beside lies within ``cfg.stone_apart`` of it (less half
-    ``cfg.off_spread``, by which a body's centre may be misplaced), was darkened by that
-    stone (no stone on the point would fit) and is read empty. A point other than white
-    where a body lies nearly as near another point is read no surer than that body's
-    place."""
+    body's centre, or a black stone beside has a body of its own that near it (stones do
+    not overlap: both are that stone's, cut in two by a highlight). A point read black
+    with no body of its own, where a body found so beside lies within ``cfg.stone_apart``
+    of it (less half ``cfg.off_spread``, by which a body's centre may be misplaced), was
+    darkened by that stone (no stone on the point would fit) and is read empty. A point
+    other than white where a body lies nearly as near another point is read no surer than
+    that body's place, unless it is a black stone read on a body of its own lying within
+    half ``cfg.off_spread`` of it."""
     n = labels.shape[0]
     body, placed = stone_bodies(f, black_light, cfg)
     has = ~np.isnan(body[..., 0])
