@@ -576,6 +576,38 @@ class StoneConfig:
     """Rounds of k-means at most when the stones' colours are split into two clusters
     (`vision.stones._two_means`): seeded at two colours far apart, two clusters settle in
     a few rounds; the bound only ends one that would go on cycling."""
+    off_disc: float = 0.42
+    """Radius (cells) of the disc looked for where a black stone lies off its point
+    (`vision.stones.off_point`): a stone is 22.2 to 22.5 mm across on 22 mm cells (a
+    radius of 0.5 cell), drawn smaller by blur at its rim and by a small set; a disc a
+    little smaller than that fits inside any stone, and not inside the gap-pinched union
+    of two stones side by side (their waist lies 0.5 cell from each centre)."""
+    off_spread: float = 0.5
+    """Widest (cells) the patch where that disc is whole may be for one stone: its centre
+    moves in it only as far as a stone is wider than the disc (0.08 cell each way for a
+    stone half a cell in radius, as much again where the photo's blur darkens the wood at
+    its rim: a synthetic stone's patch is 0.3 cell wide); a patch wider than half a cell
+    is dark and broad (a shadow, a sleeve, a dark table past the board's edge)."""
+    off_fill: float = 0.15
+    """Specks (cells) of light filled before a stone's body is looked for: a highlight on a
+    black stone's dome, a pixel of noise. Narrower than a stone's dome highlight under a
+    lamp (0.1 to 0.2 cell); the lit wedge between two touching stones, as wide at the
+    stones' middles, stays."""
+    stone_apart: float = 0.9
+    """Two stones cannot overlap: their centres (cells) lie at least a stone's diameter
+    apart (1.0 to 1.02 cell), less a tenth for a neighbour lying a little off its own
+    point. A dark disc nearer a stone than this is that stone's body, not another."""
+    off_beside: float = 0.6
+    """How sure (confidence) a black stone beside an empty point must have been read for a
+    dark disc centred nearer that point to be taken as a stone lying off it
+    (`vision.stones.off_point`): a stone pushed off its point inside a black group (what is
+    looked for) lies beside the group's stones, most of them on their points and read
+    surely (or themselves found off their points a stone's width away); a dark disc with
+    no such stone beside it is something else over the board (a sleeve, the shadow along a
+    hand's edge), and a stone alone off its point still darkens its own point for the
+    ordinary judgement. The confidence a point read so is promised to be right at (issue
+    19): the doubted confidence, so that what lies over a hand or a sleeve, flat and wide,
+    does not count as a stone read surely."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -18,6 +18,10 @@ colour: where the stones fall into two clusters of different tints, not grey one
 than the wood and others lighter, each point is read as the nearest of the wood and the two
 clusters, the darker cluster black unless the player says otherwise (`_two_sets`).
 
+A black stone off its point is still a whole dark disc a stone wide, centred nearer its
+point than any other, where its neighbours in a group are centred a cell away: an empty
+point with such a body of its own is read black (`off_point`).
+
 A stone is a disc on its point: where a point looks the same as all four cell centres around
 it (an object lying on the board, a hand), a stone read there is not read surely
 (`flat_doubt`). Nor is a point where the wood nearest it, in the same light, tells
@@ -74,7 +78,9 @@ class PointFeatures:
     ``arms`` (size, size, 4): how plainly each arm of the cross shows, towards the left, the
     right, the top and the bottom (see `arm_contrast`); ``waists`` (size, size, 4): how the
     dark joins each point to its neighbour on the left, the right, above and below (see
-    `dark_waists`)."""
+    `dark_waists`). ``smooth`` is the rectified lightness itself, blurred (see `_smooth`;
+    intersection (i, j) at pixel ``cell * (i + 1, j + 1)``), and ``points`` (size, size,
+    2) where each point's stone would be seen in it (px; see `lift_shift`)."""
 
     light: np.ndarray
     chroma: np.ndarray
@@ -85,6 +91,8 @@ class PointFeatures:
     centre_tint: np.ndarray
     arms: np.ndarray
     waists: np.ndarray
+    smooth: np.ndarray
+    points: np.ndarray
     clipped: float = 0.0
     """The largest share of the board's picture (the grid and a cell's margin around it)
     that any one colour channel has at the sensor's ceiling (`LightConfig.clip_level`)."""
@@ -332,7 +340,7 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
         # Dark against the wood near it or, where that is shaded too, the board's wood.
         dark_waists(lightness, pts.reshape(size, size, 2), wood, point_light < (
             1.0 - cfg.black_drop) * np.maximum(wood, np.median(centre_light[1:-1, 1:-1])), cfg),
-        clipped)
+        _smooth(lightness, cfg), pts.reshape(size, size, 2), clipped)
 
 
 def local_wood(centres: np.ndarray, dirty: np.ndarray | None = None,
@@ -553,7 +561,162 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES, light: LightConfig = LIG
         labels, confidence = _judge(f, wood, local_wood(f.centre_chroma, dirty, cfg.wood_reach,
                                                         spare=bare),
                                     np.maximum(wood, nearest), level, cfg)
+    black_light = nearest if cfg.wood_passes < 1 else np.maximum(wood, nearest)
+    labels, confidence = off_point(f, labels, confidence, black_light, cfg,
+                                   honest=doubt(f, labels, confidence, cfg, first=first))
     return (*_two_sets(f, labels, confidence, level, cfg), first)
+
+
+def stone_bodies(f: PointFeatures, black_light: np.ndarray,
+                 cfg: StoneConfig = STONES) -> tuple[np.ndarray, np.ndarray]:
+    """The black stones' bodies: for each point (size, size, 2), where (cells, x and y)
+    from it one is centred, NaN where none is centred nearer it than any other point; and
+    for each point (size, size), how surely the bodies nearest it or next nearest are
+    where they were given (`_nearer`: one half for a body midway between two points, 1
+    where none is).
+
+    A body is where a disc of ``cfg.off_disc`` cell is wholly `black_drop` darker than
+    ``black_light`` (size, size), the lightness a black stone is judged against at each
+    point, once specks under ``cfg.off_fill`` cell across are filled (a highlight on a
+    stone's dome): a stone's centre can move only as far as the stone is wider than that
+    disc, so the disc fits in one small patch of each stone, and not in the waist between
+    two stones side by side. A patch wider than ``cfg.off_spread`` cell is something dark
+    and broad (a shadow, a sleeve, the table), no stone; one past the outer lines may be
+    the table beyond a narrow margin, and is not looked at. Each patch's middle is the
+    stone's centre; the point nearest it (as ``f.points``) is its point."""
+    c = cfg.cell
+    n = black_light.shape[0]
+    # The lightness to be under, from point to point smoothly (in blocks, a dark
+    # thing would be cut into stone-sized pieces where the blocks meet).
+    half = c // 2
+    threshold = np.pad(cv2.resize((1.0 - cfg.black_drop) * black_light, (n * c, n * c),
+                                  interpolation=cv2.INTER_LINEAR),
+                       ((half, c - half), (half, c - half)), mode="edge")
+    dark: np.ndarray = (f.smooth < threshold).astype(np.uint8)
+    fill = max(1, int(round(cfg.off_fill * c)))
+    dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (fill, fill)))
+    dark[[0, -1], :] = dark[:, [0, -1]] = 0  # what lies past the picture is unknown
+    inside = cv2.distanceTransform(dark, cv2.DIST_L2, 5)
+    whole = (inside >= cfg.off_disc * c).astype(np.uint8)
+    count, patches = cv2.connectedComponents(whole, connectivity=8)
+    ys, xs = np.nonzero(whole)
+    which: np.ndarray = (patches[ys, xs] - 1).astype(np.intp)
+    size = np.maximum(np.bincount(which, minlength=count - 1), 1)
+    centres = np.stack([np.bincount(which, xs, count - 1),
+                        np.bincount(which, ys, count - 1)], axis=-1) / size[:, None]
+    spread = np.zeros(count - 1)
+    for coord in (xs, ys):
+        low, high = np.full(count - 1, np.inf), np.full(count - 1, -np.inf)
+        np.minimum.at(low, which, coord)
+        np.maximum.at(high, which, coord)
+        spread = np.maximum(spread, high - low + 1)
+    # Past the outer lines lie the board's margin and the table: no body is looked for.
+    on_board = ((centres >= c - 0.5) & (centres <= n * c + 0.5)).all(axis=-1)
+    centres = centres[(spread <= cfg.off_spread * c) & on_board]
+    centres = centres[_lines_through(f, centres, cfg) < cfg.line_seen * f.level]
+    out = np.full((n * n, 2), np.nan)
+    sure = np.ones(n * n)
+    if len(centres):
+        offsets = (centres[:, None, :] - f.points.reshape(1, -1, 2)) / c
+        apart = np.linalg.norm(offsets, axis=-1)
+        own, second = np.argpartition(apart, 1, axis=1)[:, :2].T
+        rows = np.arange(len(own))
+        # Two patches nearest one point: the nearer is its body (the other leans in).
+        for k in np.argsort(-apart[rows, own]):
+            out[own[k]] = offsets[k, own[k]]
+        between = _nearer(apart[rows, own], apart[rows, second], cfg)
+        np.minimum.at(sure, own, between)
+        np.minimum.at(sure, second, between)
+    return out.reshape(n, n, 2), sure.reshape(n, n)
+
+
+def _lines_through(f: PointFeatures, centres: np.ndarray, cfg: StoneConfig) -> np.ndarray:
+    """How plainly (grey levels) a grid line shows inside a disc of ``cfg.off_disc`` cell
+    at each of ``centres`` (m, 2; px of the rectified board): the nearer vertical and
+    horizontal line, where it crosses the disc's middle quarter, against the board
+    ``cfg.line_band`` cell either side of it, the plainer of the two; 0 where neither
+    crosses. A stone hides the lines under it; a shadow, a dark patch of wood, does not."""
+    c = cfg.cell
+    d = max(cfg.line_band_min, int(round(cfg.line_band * c)))
+    along = np.arange(-(c // 8), c // 8 + 1)
+    out = np.zeros(len(centres))
+    room = np.sqrt((cfg.off_disc * c) ** 2 - (c // 8) ** 2) - d - 1
+    for axis in (0, 1):  # 0: a vertical line (x fixed), 1: a horizontal one
+        line = c * np.rint(centres[:, axis] / c)
+        crosses = np.abs(line - centres[:, axis]) <= room
+
+        def sample(shift: int) -> np.ndarray:
+            across = np.clip(line[:, None] + shift, 0, f.smooth.shape[0] - 1).astype(int)
+            run = np.clip(np.rint(centres[:, 1 - axis, None] + along[None, :]), 0,
+                          f.smooth.shape[0] - 1).astype(int)
+            ys, xs = (run, across) if axis == 0 else (across, run)
+            out_: np.ndarray = f.smooth[ys, xs].mean(axis=1)
+            return out_
+
+        valley = np.minimum(sample(-d), sample(d)) - sample(0)
+        out = np.maximum(out, np.where(crosses, valley, 0.0))
+    return out
+
+
+def off_point(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
+              black_light: np.ndarray, cfg: StoneConfig = STONES,
+              honest: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``labels`` and ``confidence`` with the black stones lying off their points found:
+    a black stone 0.2 to 0.6 cell off its point is still a whole dark body of a stone's
+    size centred nearer its point than any other (`stone_bodies`), while the point itself
+    may show its lines and wood; in a black group the neighbours' bodies reach over the
+    point but are centred a cell away. An empty point with a body of its own is read
+    black where a black stone beside it (of the eight around, centred at least
+    ``cfg.stone_apart`` from the body) was read at least ``cfg.off_beside`` sure (by
+    ``honest``, the confidence once doubted as `doubt` does, else ``confidence``) or has a
+    body of its own a stone's width (``cfg.stone_apart``) from this one: a stone of the
+    group it lies in; unless a white stone was read within ``cfg.stone_apart`` of that
+    body's centre, or a black stone beside has a body of its own that near it (stones do
+    not overlap: both are that stone's, cut in two by a highlight). A point read black
+    with no body of its own, where a body found so beside lies within ``cfg.stone_apart``
+    of it (less half ``cfg.off_spread``, by which a body's centre may be misplaced), was
+    darkened by that stone (no stone on the point would fit) and is read empty. A point
+    other than white where a body lies nearly as near another point is read no surer than
+    that body's place, unless it is a black stone read on a body of its own lying within
+    half ``cfg.off_spread`` of it."""
+    n = labels.shape[0]
+    body, placed = stone_bodies(f, black_light, cfg)
+    has = ~np.isnan(body[..., 0])
+    white_near = np.zeros((n, n), bool)
+    grouped = np.zeros((n, n), bool)  # a black stone read surely beside
+    sure_black = (labels == Cell.BLACK) & ((confidence if honest is None else honest)
+                                           >= cfg.off_beside)
+    for dy, dx, here, there in _around(n):
+        gap = np.linalg.norm(body[here] - np.array([dx, dy], float), axis=-1)
+        white_near[here] |= (labels[there] == Cell.WHITE) & (gap < cfg.stone_apart)
+        # A stone of the group beside, not one this body lies over (stones do not overlap):
+        # read surely, or a body of its own a stone's width from this one.
+        apart = np.linalg.norm(body[here] - body[there] - np.array([dx, dy], float), axis=-1)
+        # A black stone read beside whose own body lies nearer this one than two stones'
+        # centres can: both are that stone's (cut in two by a highlight), no second stone.
+        white_near[here] |= (labels[there] == Cell.BLACK) & (apart < cfg.stone_apart)
+        grouped[here] |= (sure_black[there] & (gap >= cfg.stone_apart)) | (
+            apart >= cfg.stone_apart)
+    found = (labels == Cell.EMPTY) & has & ~white_near & grouped
+    crowded = np.zeros((n, n), bool)  # a body found beside, too near for a stone here
+    for dy, dx, here, there in _around(n):
+        gap = np.linalg.norm(body[there] + np.array([dx, dy], float), axis=-1)
+        crowded[here] |= found[there] & (gap < cfg.stone_apart - cfg.off_spread / 2)
+    lost = (labels == Cell.BLACK) & ~has & crowded
+    out = np.where(found, Cell.BLACK, np.where(lost, Cell.EMPTY, labels)).astype(labels.dtype)
+    # A stone read on its point with its own body there (within the misplacement of a
+    # body's centre) is where it was read: a body leaning in beside makes it no less sure.
+    held = (labels == Cell.BLACK) & (out == Cell.BLACK) & (
+        np.linalg.norm(np.nan_to_num(body, nan=1.0), axis=-1) <= cfg.off_spread / 2)
+    capped = (out != Cell.WHITE) & ~held
+    return out, np.where(capped, np.minimum(confidence, placed), confidence)
+
+
+def _around(size: int) -> list[tuple[int, int, tuple[slice, slice], tuple[slice, slice]]]:
+    """The eight neighbours' offsets (rows, columns) with their `_beside` slices."""
+    return [(dy, dx, *_beside(size, dy, dx))
+            for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0)]
 
 
 def at_ceiling(light: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray:
