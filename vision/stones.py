@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -562,8 +563,9 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES, light: LightConfig = LIG
                                                         spare=bare),
                                     np.maximum(wood, nearest), level, cfg)
     black_light = nearest if cfg.wood_passes < 1 else np.maximum(wood, nearest)
-    labels, confidence = off_point(f, labels, confidence, black_light, cfg,
-                                   honest=doubt(f, labels, confidence, cfg, first=first))
+    labels, confidence = off_point(
+        f, labels, confidence, black_light, cfg,
+        honest=lambda: doubt(f, labels, confidence, cfg, first=first))
     return (*_two_sets(f, labels, confidence, level, cfg), first)
 
 
@@ -661,7 +663,8 @@ def _lines_through(f: PointFeatures, centres: np.ndarray, cfg: StoneConfig) -> n
 
 def off_point(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
               black_light: np.ndarray, cfg: StoneConfig = STONES,
-              honest: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+              honest: Callable[[], np.ndarray] | None = None
+              ) -> tuple[np.ndarray, np.ndarray]:
     """``labels`` and ``confidence`` with the black stones lying off their points found:
     a black stone 0.2 to 0.6 cell off its point is still a whole dark body of a stone's
     size centred nearer its point than any other (`stone_bodies`), while the point itself
@@ -669,7 +672,8 @@ def off_point(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
     point but are centred a cell away. An empty point with a body of its own is read
     black where a black stone beside it (of the eight around, centred at least
     ``cfg.stone_apart`` from the body) was read at least ``cfg.off_beside`` sure (by
-    ``honest``, the confidence once doubted as `doubt` does, else ``confidence``) or has a
+    what ``honest`` returns, the confidence once doubted as `doubt` does, asked for only
+    where an empty point has a body of its own; else ``confidence``) or has a
     body of its own a stone's width (``cfg.stone_apart``) from this one: a stone of the
     group it lies in; unless a white stone was read within ``cfg.stone_apart`` of that
     body's centre, or a black stone beside has a body of its own that near it (stones do
@@ -685,8 +689,11 @@ def off_point(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
     has = ~np.isnan(body[..., 0])
     white_near = np.zeros((n, n), bool)
     grouped = np.zeros((n, n), bool)  # a black stone read surely beside
-    sure_black = (labels == Cell.BLACK) & ((confidence if honest is None else honest)
-                                           >= cfg.off_beside)
+    candidates = (labels == Cell.EMPTY) & has
+    # Only an empty point with a body of its own can gain a stone: the doubts are worked
+    # out for the stones beside it only where there is one (the watcher judges every frame).
+    sure = confidence if honest is None or not candidates.any() else honest()
+    sure_black = (labels == Cell.BLACK) & (sure >= cfg.off_beside)
     for dy, dx, here, there in _around(n):
         gap = np.linalg.norm(body[here] - np.array([dx, dy], float), axis=-1)
         white_near[here] |= (labels[there] == Cell.WHITE) & (gap < cfg.stone_apart)
@@ -698,7 +705,7 @@ def off_point(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
         white_near[here] |= (labels[there] == Cell.BLACK) & (apart < cfg.stone_apart)
         grouped[here] |= (sure_black[there] & (gap >= cfg.stone_apart)) | (
             apart >= cfg.stone_apart)
-    found = (labels == Cell.EMPTY) & has & ~white_near & grouped
+    found = candidates & ~white_near & grouped
     crowded = np.zeros((n, n), bool)  # a body found beside, too near for a stone here
     for dy, dx, here, there in _around(n):
         gap = np.linalg.norm(body[there] + np.array([dx, dy], float), axis=-1)
