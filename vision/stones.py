@@ -591,9 +591,10 @@ def stone_bodies(f: PointFeatures, black_light: np.ndarray,
     # The lightness to be under, from point to point smoothly (in blocks, a dark
     # thing would be cut into stone-sized pieces where the blocks meet).
     half = c // 2
-    threshold = np.pad(cv2.resize((1.0 - cfg.black_drop) * black_light, (n * c, n * c),
-                                  interpolation=cv2.INTER_LINEAR),
-                       ((half, c - half), (half, c - half)), mode="edge")
+    threshold = cv2.copyMakeBorder(
+        cv2.resize((1.0 - cfg.black_drop) * black_light, (n * c, n * c),
+                   interpolation=cv2.INTER_LINEAR),
+        half, c - half, half, c - half, cv2.BORDER_REPLICATE)
     dark: np.ndarray = (f.smooth < threshold).astype(np.uint8)
     fill = max(1, int(round(cfg.off_fill * c)))
     dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE,
@@ -602,17 +603,19 @@ def stone_bodies(f: PointFeatures, black_light: np.ndarray,
     inside = cv2.distanceTransform(dark, cv2.DIST_L2, 5)
     whole = (inside >= cfg.off_disc * c).astype(np.uint8)
     count, patches = cv2.connectedComponents(whole, connectivity=8)
-    ys, xs = np.nonzero(whole)
-    which: np.ndarray = (patches[ys, xs] - 1).astype(np.intp)
-    size = np.maximum(np.bincount(which, minlength=count - 1), 1)
+    # The patches' pixels in the order of the picture's rows, each patch's together.
+    at = np.flatnonzero(whole)
+    which: np.ndarray = patches.ravel()[at] - 1
+    order = np.argsort(which, kind="stable")
+    at, which = at[order], which[order]
+    ys, xs = np.divmod(at, whole.shape[1])
+    size = np.bincount(which, minlength=count - 1)
     centres = np.stack([np.bincount(which, xs, count - 1),
                         np.bincount(which, ys, count - 1)], axis=-1) / size[:, None]
-    spread = np.zeros(count - 1)
-    for coord in (xs, ys):
-        low, high = np.full(count - 1, np.inf), np.full(count - 1, -np.inf)
-        np.minimum.at(low, which, coord)
-        np.maximum.at(high, which, coord)
-        spread = np.maximum(spread, high - low + 1)
+    starts = np.cumsum(size) - size
+    # A patch's rows come in order: its first pixel is its top, its last its bottom.
+    spread = np.maximum(np.maximum.reduceat(xs, starts) - np.minimum.reduceat(xs, starts),
+                        ys[starts + size - 1] - ys[starts]) + 1.0
     # Past the outer lines lie the board's margin and the table: no body is looked for.
     on_board = ((centres >= c - 0.5) & (centres <= n * c + 0.5)).all(axis=-1)
     centres = centres[(spread <= cfg.off_spread * c) & on_board]
