@@ -678,19 +678,20 @@ def off_point(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
     what ``honest`` returns, the confidence once doubted as `doubt` does, asked for only
     where an empty point has a body of its own; else ``confidence``) or has a
     body of its own a stone's width (``cfg.stone_apart``) from this one: a stone of the
-    group it lies in; unless a white stone was read within ``cfg.stone_apart`` of that
-    body's centre, or a black stone beside has a body of its own that near it (stones do
-    not overlap: both are that stone's, cut in two by a highlight). A point read black
-    with no body of its own, where a body found so beside lies within ``cfg.stone_apart``
-    of it (less half ``cfg.off_spread``, by which a body's centre may be misplaced), was
-    darkened by that stone (no stone on the point would fit) and is read empty. A point
+    group it lies in; unless the body is taken, no room for a second stone: a white stone
+    was read within ``cfg.stone_apart`` of its centre, or a black stone beside has a body
+    of its own that near it (stones do not overlap: both are that stone's, cut in two by a
+    highlight). A point read black with no body of its own, where a body found so beside
+    lies within ``cfg.stone_apart`` of it (less half ``cfg.off_spread``, by which a body's
+    centre may be misplaced), was darkened by that stone (no stone on the point would fit)
+    and is read empty. A point
     other than white where a body lies nearly as near another point is read no surer than
     that body's place, unless it is a black stone read on a body of its own lying within
     half ``cfg.off_spread`` of it."""
     n = labels.shape[0]
     body, placed = stone_bodies(f, black_light, cfg)
     has = ~np.isnan(body[..., 0])
-    white_near = np.zeros((n, n), bool)
+    taken = np.zeros((n, n), bool)  # no room for a second stone at the body
     grouped = np.zeros((n, n), bool)  # a black stone read surely beside
     candidates = (labels == Cell.EMPTY) & has
     # Only an empty point with a body of its own can gain a stone: the doubts are worked
@@ -699,16 +700,16 @@ def off_point(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
     sure_black = (labels == Cell.BLACK) & (sure >= cfg.off_beside)
     for dy, dx, here, there in _around(n):
         gap = np.linalg.norm(body[here] - np.array([dx, dy], float), axis=-1)
-        white_near[here] |= (labels[there] == Cell.WHITE) & (gap < cfg.stone_apart)
+        taken[here] |= (labels[there] == Cell.WHITE) & (gap < cfg.stone_apart)
         # A stone of the group beside, not one this body lies over (stones do not overlap):
         # read surely, or a body of its own a stone's width from this one.
         apart = np.linalg.norm(body[here] - body[there] - np.array([dx, dy], float), axis=-1)
         # A black stone read beside whose own body lies nearer this one than two stones'
         # centres can: both are that stone's (cut in two by a highlight), no second stone.
-        white_near[here] |= (labels[there] == Cell.BLACK) & (apart < cfg.stone_apart)
+        taken[here] |= (labels[there] == Cell.BLACK) & (apart < cfg.stone_apart)
         grouped[here] |= (sure_black[there] & (gap >= cfg.stone_apart)) | (
             apart >= cfg.stone_apart)
-    found = candidates & ~white_near & grouped
+    found = candidates & ~taken & grouped
     crowded = np.zeros((n, n), bool)  # a body found beside, too near for a stone here
     for dy, dx, here, there in _around(n):
         gap = np.linalg.norm(body[there] + np.array([dx, dy], float), axis=-1)
