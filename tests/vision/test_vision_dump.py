@@ -1,11 +1,19 @@
 """`benchmarks/vision_dump.py --diff`: which photos' readings a change altered; with
-``--readings``, a change to the confidences alone alters none."""
+``--readings``, a change to the confidences alone alters none; ``--perturb`` dumps the readings
+of perturbed photos, perturbed as `vision_robustness.py` perturbs them."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
-from benchmarks.vision_dump import diff
+import cv2
+
+from benchmarks.vision_dump import diff, main, read
+from rules import Position
+from vision.perturb import by_name
+from vision.synth import render
 
 
 def reading(rows: list[str], confidence: float, board: float) -> dict[str, Any]:
@@ -30,3 +38,39 @@ def test_a_stone_read_otherwise_is_a_difference_either_way() -> None:
 def test_a_photo_the_first_dump_lacks_differs() -> None:
     after = {"c.jpg": reading(["X........"], 0.9, 0.7)}
     assert diff(BEFORE, after, readings=True) == ["c.jpg"]
+
+
+POSITION = Position([
+    "X........",
+    ".O....X..",
+    ".........",
+    "..X..O...",
+    ".....X...",
+    "...O.....",
+    ".........",
+    "......XO.",
+    "O........",
+])
+
+
+def test_perturb_dumps_each_photo_under_each_perturbation_as_robustness_perturbs_it(
+        tmp_path: Path) -> None:
+    shot = render(POSITION, 5)
+    cv2.imwrite(str(tmp_path / "board.png"), shot.image)
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text(json.dumps({"image": "board.png"}) + "\n")
+    out = tmp_path / "dump.json"
+    assert main([str(out), str(manifest), "--perturb", "turn 180", "--perturb", "gamma 1.6"]) == 0
+    dumped = json.loads(out.read_text())
+    assert list(dumped) == ["board.png @ turn 180", "board.png @ gamma 1.6"]
+    turned = dumped["board.png @ turn 180"]
+    assert turned["found"] and turned["rows"] == [row[::-1] for row in shot.position.rows()[::-1]]
+    gamma = by_name("gamma 1.6")[0].apply(shot.image).image
+    assert dumped["board.png @ gamma 1.6"] == json.loads(json.dumps(read(gamma)[0]))
+
+
+def test_perturb_with_an_unknown_name_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text(json.dumps({"image": "board.png"}) + "\n")
+    assert main([str(tmp_path / "dump.json"), str(manifest), "--perturb", "sepia"]) == 2
+    assert "sepia" in capsys.readouterr().err
