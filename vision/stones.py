@@ -684,10 +684,9 @@ def off_point(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
     highlight). A point read black with no body of its own, where a body found so beside
     lies within ``cfg.stone_apart`` of it (less half ``cfg.off_spread``, by which a body's
     centre may be misplaced), was darkened by that stone (no stone on the point would fit)
-    and is read empty. A point
-    other than white where a body lies nearly as near another point is read no surer than
-    that body's place, unless it is a black stone read on a body of its own lying within
-    half ``cfg.off_spread`` of it."""
+    and is read empty. A point other than white where a body lies nearly as near another
+    point is read no surer than that body's place, unless it is a black stone read on a
+    body of its own lying within half ``cfg.off_spread`` of it."""
     n = labels.shape[0]
     body, placed = stone_bodies(f, black_light, cfg)
     has = ~np.isnan(body[..., 0])
