@@ -348,6 +348,23 @@ class LocateConfig:
     whose grey tells whether the board's wood goes on there: past the line's width and
     blur and the rim of a stone on the line, and within the margin every board has past
     its outer line (half a cell or more; 0.6 on a standard board)."""
+    # The image the lines are looked for in (`vision.locate.line_image`).
+    ceiling: int = 254
+    """A level at or above this is at the sensor's ceiling (255, or 254 where JPEG rounding
+    leaves it), as ``LightConfig.clip_level`` says: it carries no contrast."""
+    board_window: float = 0.5
+    """The middle of the picture, this share of its width and of its height, is where the
+    board lies in a photo aimed at it (every board the reader looks for fills more than a
+    quarter of the frame's area and is framed round its centre): how clipped the board's
+    wood is is read there, not on a bright wall or floor around it."""
+    clipped_board: float = 0.25
+    """Where this share or more of `board_window` is at the ceiling in grey, the exposure
+    clipped the wood itself, and the grid lines drawn on it are gone from the grey (their
+    contrast falls under ``line_offset``): they are looked for in the colour channel that
+    clips least there, which a sensor clips on its own and which still records the ink.
+    A well-exposed board is at the ceiling only where white stones and glints are (a tenth
+    of the middle at most in photos from four sources), and a lamp's colour clips one
+    channel, not the grey: under a quarter the grey is kept as it is."""
 
 
 @dataclasses.dataclass(frozen=True)

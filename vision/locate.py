@@ -295,11 +295,36 @@ def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int,
     return h
 
 
+def line_image(image: np.ndarray, cfg: LocateConfig) -> np.ndarray:
+    """The uint8 grey image (H, W) of ``image`` (BGR, BGRA or grey) that the grid's lines are
+    looked for in: `to_gray`, unless the exposure clipped the board's wood in grey
+    (``cfg.clipped_board`` or more of the picture's middle, ``cfg.board_window``, at
+    ``cfg.ceiling``). Then the lines' ink is gone from the grey, but a sensor clips each
+    channel on its own: the channel that has the least of the middle at the ceiling (less
+    than the grey has) still records it, and is the image. Which channel that is depends on
+    the wood and the light, so it is chosen by how much each clips, never by name. Raises
+    ValueError when ``image`` is not an image."""
+    gray = to_gray(image)
+    if image.ndim == 2:
+        return gray
+    h, w = gray.shape
+    mh, mw = (round(side * (1.0 - cfg.board_window) / 2) for side in (h, w))
+    middle = (slice(mh, h - mh), slice(mw, w - mw))
+    clipped = float(np.mean(gray[middle] >= cfg.ceiling))
+    if clipped < cfg.clipped_board:
+        return gray
+    shares = (image[middle][:, :, :3] >= cfg.ceiling).reshape(-1, 3).mean(axis=0)
+    least = int(np.argmin(shares))
+    if shares[least] >= clipped:
+        return gray  # no channel keeps more of the board than the grey does
+    return np.ascontiguousarray(image[:, :, least])
+
+
 def working(image: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray]:
-    """`working_image` of ``image`` in grey: the picture the grid is looked for in, and
-    the map from its pixels to ``image``'s. Raises ValueError when ``image`` is not an
+    """`working_image` of ``image``'s `line_image`: the picture the grid is looked for in,
+    and the map from its pixels to ``image``'s. Raises ValueError when ``image`` is not an
     image."""
-    return working_image(to_gray(image), cfg)
+    return working_image(line_image(image, cfg), cfg)
 
 
 def locate(image: np.ndarray, size: int | None = None,
