@@ -365,6 +365,14 @@ class LocateConfig:
     A well-exposed board is at the ceiling only where white stones and glints are (a tenth
     of the middle at most in photos from four sources), and a lamp's colour clips one
     channel, not the grey: under a quarter the grey is kept as it is."""
+    channel_lines: float = 1.25
+    """Clipped wood does not mean clipped lines: dark ink stays under the ceiling while the
+    wood between reaches it. So the least clipped channel is taken only where it shows
+    clearly more of the net of lines than the grey (its `line_mask` marks this many times
+    as much of `board_window` in the working image): there the ceiling took lines from the
+    grey that the channel kept. Where the grey's lines show as well (within a quarter, what
+    noise and the channel's own weaker contrast change), the grey is kept: a channel alone
+    is noisier, and shows a board's printed border line as plainly as its grid."""
 
 
 @dataclasses.dataclass(frozen=True)

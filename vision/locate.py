@@ -299,25 +299,40 @@ def line_image(image: np.ndarray, cfg: LocateConfig) -> np.ndarray:
     """The uint8 grey image (H, W) of ``image`` (BGR, BGRA or grey) that the grid's lines are
     looked for in: `to_gray`, unless the exposure clipped the board's wood in grey
     (``cfg.clipped_board`` or more of the picture's middle, ``cfg.board_window``, at
-    ``cfg.ceiling``). Then the lines' ink is gone from the grey, but a sensor clips each
-    channel on its own: the channel that has the least of the middle at the ceiling (less
-    than the grey has) still records it, and is the image. Which channel that is depends on
-    the wood and the light, so it is chosen by how much each clips, never by name. Raises
-    ValueError when ``image`` is not an image."""
+    ``cfg.ceiling``). Then the lines' ink may be gone from the grey too, but a sensor clips
+    each channel on its own: the channel that has the least of the middle at the ceiling
+    (less than the grey has) still records it, and is the image where it shows
+    ``cfg.channel_lines`` times as much line there as the grey does. Which channel that is
+    depends on the wood and the light, so it is chosen by how much each clips, never by
+    name. Raises ValueError when ``image`` is not an image."""
     gray = to_gray(image)
     if image.ndim == 2:
         return gray
-    h, w = gray.shape
-    mh, mw = (round(side * (1.0 - cfg.board_window) / 2) for side in (h, w))
-    middle = (slice(mh, h - mh), slice(mw, w - mw))
-    clipped = float(np.mean(gray[middle] >= cfg.ceiling))
+    clipped = float(np.mean(_middle(gray, cfg) >= cfg.ceiling))
     if clipped < cfg.clipped_board:
         return gray
-    shares = (image[middle][:, :, :3] >= cfg.ceiling).reshape(-1, 3).mean(axis=0)
+    shares = (_middle(image, cfg)[:, :, :3] >= cfg.ceiling).reshape(-1, 3).mean(axis=0)
     least = int(np.argmin(shares))
     if shares[least] >= clipped:
         return gray  # no channel keeps more of the board than the grey does
-    return np.ascontiguousarray(image[:, :, least])
+    channel = np.ascontiguousarray(image[:, :, least])
+    if _lines_shown(channel, cfg) < cfg.channel_lines * _lines_shown(gray, cfg):
+        return gray  # the grey's lines stood out of the clipped wood as well
+    return channel
+
+
+def _middle(image: np.ndarray, cfg: LocateConfig) -> np.ndarray:
+    """The middle of ``image`` (H, W[, C]): ``cfg.board_window`` of its height and width."""
+    h, w = image.shape[:2]
+    mh, mw = (round(side * (1.0 - cfg.board_window) / 2) for side in (h, w))
+    return image[mh:h - mh, mw:w - mw]
+
+
+def _lines_shown(gray: np.ndarray, cfg: LocateConfig) -> float:
+    """The share of the middle (`_middle`) of ``gray``'s working image that `line_mask`
+    marks as line."""
+    small, _ = working_image(gray, cfg)
+    return float(np.mean(_middle(line_mask(small, cfg), cfg) > 0))
 
 
 def working(image: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray]:

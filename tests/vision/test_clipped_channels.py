@@ -19,6 +19,7 @@ import pytest
 
 from vision import grid
 from vision.config import VISION
+from vision.errors import BoardNotFound
 from vision.locate import line_image, locate, to_gray, working_image
 from vision.synth import Scene, Synthetic, random_position, render
 
@@ -26,6 +27,7 @@ CFG = VISION.locate
 N = 9
 LIGHT = 2.4  # the light over what the exposure was set for: the wood clips in grey
 SEEDS = range(7)
+LOST = (0, 1, 2, 4)  # the seeds whose boards the grey alone loses, or finds a fifth of a cell off
 
 
 @functools.cache
@@ -63,30 +65,26 @@ def test_the_light_clips_the_wood_in_grey_but_one_channel_keeps_more(seed: int) 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_grid_of_a_clipped_board_is_found_in_the_channel_that_kept_its_lines(
         seed: int) -> None:
-    """In grey these boards are lost, or found a fifth of a cell off (seed 1); in the channel
-    that kept their lines each is found where it is."""
+    """Those whose lines the grey lost (`LOST`) are found in the channel that kept them,
+    the others in the grey, where their lines still stood out: each where it is."""
     shot = clipped_board(seed)
     found = locate(shot.image, None, VISION)
     assert found.size == N
     assert cells_off(found, shot) < 0.1
 
 
-def test_in_grey_alone_the_clipped_boards_are_lost() -> None:
-    """What the channel is chosen for: the grey image loses most of these boards."""
-    lost = 0
-    for seed in SEEDS:
-        shot = clipped_board(seed)
-        try:
-            found = locate(shot.image, None, VISION,
-                           work=working_image(to_gray(shot.image), CFG))
-        except Exception:
-            lost += 1
-            continue
-        lost += found.size != N or cells_off(found, shot) >= 0.1
-    assert lost >= 3
+@pytest.mark.parametrize("seed", LOST)
+def test_in_grey_alone_the_board_is_lost(seed: int) -> None:
+    """What the channel is chosen for: the grey image loses these boards."""
+    shot = clipped_board(seed)
+    try:
+        found = locate(shot.image, None, VISION, work=working_image(to_gray(shot.image), CFG))
+    except BoardNotFound:
+        return
+    assert found.size != N or cells_off(found, shot) >= 0.1
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", LOST)
 def test_the_image_is_the_channel_that_lost_least_of_the_board(seed: int) -> None:
     """Whichever channel that is: it is measured, not named."""
     image = clipped_board(seed).image
