@@ -359,9 +359,10 @@ class LocateConfig:
     wood is is read there, not on a bright wall or floor around it."""
     clipped_board: float = 0.25
     """Where this share or more of `board_window` is at the ceiling in grey, the exposure
-    clipped the wood itself, and the grid lines drawn on it are gone from the grey (their
-    contrast falls under ``line_offset``): they are looked for in the colour channel that
-    clips least there, which a sensor clips on its own and which still records the ink.
+    clipped the wood itself, and the grid lines drawn on it may be gone from the grey (their
+    contrast under ``line_offset``): the colour channel that clips least there, which a
+    sensor clips on its own and which may still record the ink, is weighed against it
+    (``channel_lines``).
     A well-exposed board is at the ceiling only where white stones and glints are (a tenth
     of the middle at most in photos from four sources), and a lamp's colour clips one
     channel, not the grey: under a quarter the grey is kept as it is."""
