@@ -348,6 +348,32 @@ class LocateConfig:
     whose grey tells whether the board's wood goes on there: past the line's width and
     blur and the rim of a stone on the line, and within the margin every board has past
     its outer line (half a cell or more; 0.6 on a standard board)."""
+    # The image the lines are looked for in (`vision.locate.line_image`).
+    ceiling: int = 254
+    """A level at or above this is at the sensor's ceiling (255, or 254 where JPEG rounding
+    leaves it), as ``LightConfig.clip_level`` says: it carries no contrast."""
+    board_window: float = 0.5
+    """The middle of the picture, this share of its width and of its height, is where the
+    board lies in a photo aimed at it (every board the reader looks for fills more than a
+    quarter of the frame's area and is framed round its centre): how clipped the board's
+    wood is is read there, not on a bright wall or floor around it."""
+    clipped_board: float = 0.25
+    """Where this share or more of `board_window` is at the ceiling in grey, the exposure
+    clipped the wood itself, and the grid lines drawn on it may be gone from the grey (their
+    contrast under ``line_offset``): the colour channel that clips least there, which a
+    sensor clips on its own and which may still record the ink, is weighed against it
+    (``channel_lines``).
+    A well-exposed board is at the ceiling only where white stones and glints are (a tenth
+    of the middle at most in photos from four sources), and a lamp's colour clips one
+    channel, not the grey: under a quarter the grey is kept as it is."""
+    channel_lines: float = 1.25
+    """Clipped wood does not mean clipped lines: dark ink stays under the ceiling while the
+    wood between reaches it. So the least clipped channel is taken only where it shows
+    clearly more of the net of lines than the grey (its `line_mask` marks this many times
+    as much of `board_window` in the working image): there the ceiling took lines from the
+    grey that the channel kept. Where the grey's lines show as well (within a quarter, what
+    noise and the channel's own weaker contrast change), the grey is kept: a channel alone
+    is noisier, and shows a board's printed border line as plainly as its grid."""
 
 
 @dataclasses.dataclass(frozen=True)

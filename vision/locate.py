@@ -295,11 +295,51 @@ def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int,
     return h
 
 
+def line_image(image: np.ndarray, cfg: LocateConfig) -> np.ndarray:
+    """The uint8 grey image (H, W) of ``image`` (BGR, BGRA or grey) that the grid's lines are
+    looked for in: `to_gray`, unless the exposure clipped the board's wood in grey
+    (``cfg.clipped_board`` or more of the picture's middle, ``cfg.board_window``, at
+    ``cfg.ceiling``). Then the lines' ink may be gone from the grey too, but a sensor clips
+    each channel on its own: the channel that has the least of the middle at the ceiling
+    (less than the grey has) still records it, and is the image where it shows
+    ``cfg.channel_lines`` times as much line there as the grey does. Which channel that is
+    depends on the wood and the light, so it is chosen by how much each clips, never by
+    name. Raises ValueError when ``image`` is not an image."""
+    gray = to_gray(image)
+    if image.ndim == 2:
+        return gray
+    clipped = float(np.mean(_middle(gray, cfg) >= cfg.ceiling))
+    if clipped < cfg.clipped_board:
+        return gray
+    shares = (_middle(image, cfg)[:, :, :3] >= cfg.ceiling).reshape(-1, 3).mean(axis=0)
+    least = int(np.argmin(shares))
+    if shares[least] >= clipped:
+        return gray  # no channel keeps more of the board than the grey does
+    channel = np.ascontiguousarray(image[:, :, least])
+    if _lines_shown(channel, cfg) < cfg.channel_lines * _lines_shown(gray, cfg):
+        return gray  # the grey's lines stood out of the clipped wood as well
+    return channel
+
+
+def _middle(image: np.ndarray, cfg: LocateConfig) -> np.ndarray:
+    """The middle of ``image`` (H, W[, C]): ``cfg.board_window`` of its height and width."""
+    h, w = image.shape[:2]
+    mh, mw = (round(side * (1.0 - cfg.board_window) / 2) for side in (h, w))
+    return image[mh:h - mh, mw:w - mw]
+
+
+def _lines_shown(gray: np.ndarray, cfg: LocateConfig) -> float:
+    """The share of the middle (`_middle`) of ``gray``'s working image that `line_mask`
+    marks as line."""
+    small, _ = working_image(gray, cfg)
+    return float(np.mean(_middle(line_mask(small, cfg), cfg) > 0))
+
+
 def working(image: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray]:
-    """`working_image` of ``image`` in grey: the picture the grid is looked for in, and
-    the map from its pixels to ``image``'s. Raises ValueError when ``image`` is not an
+    """`working_image` of ``image``'s `line_image`: the picture the grid is looked for in,
+    and the map from its pixels to ``image``'s. Raises ValueError when ``image`` is not an
     image."""
-    return working_image(to_gray(image), cfg)
+    return working_image(line_image(image, cfg), cfg)
 
 
 def locate(image: np.ndarray, size: int | None = None,
