@@ -799,6 +799,33 @@ class OutlineConfig:
     vouching, is kept: the stones cannot tell such grids apart, and the lines, where they
     show, place a grid finer than stones pushed off their points."""
 
+    ground_sides: float = 0.5
+    """A colour of the picture's middle that takes at least this share of each of the
+    four sides of its border (``ground`` deep) is the ground (the table or floor), not
+    the wood, and `vision.outline.figure` takes it as the ground: the ground surrounds a
+    board photographed to be read. A board cut by the frame, or filling its width or its
+    height, reaches two or three sides of the border, and the two it spans it takes
+    wholly; but it takes a side it runs off only along its own extent there, and a board
+    taking more than half of all four sides runs off the frame on every side, with no
+    edge of its own left to fit (`vision.outline.outlines` asks for two). A board filling
+    a portrait frame's width seen from 45 degrees reaches its sides over a third of
+    their length; filling a landscape frame's width, the top and bottom stay the
+    table's. (A board filling a landscape frame's height, or cut on one side, leaves the
+    table under half of two sides: it is not called ground, and the outline is looked
+    for as before. Calling the wood ground is the one harm this can do; a table called
+    ground is right wherever it is.)"""
+
+    speck: int = 3
+    """The ground and the figure standing out from it (`vision.outline.figure`) are
+    regions many pixels across; a pixel takes the side of the majority of the square this
+    many px wide around it (of the picture the slab is looked for in), which clears single
+    pixels: the sensor's noise in a dim room, and the tint of near-black pixels where a
+    lamp's cast is divided out (`neutral`), flip single pixels of a dark table or of black
+    stones across ``tolerance``, and closing the figure's gaps would join such specks on
+    the table into a slab. No wider: a lamp's reflection on the table lifts a patch of it
+    towards the tolerance, and a wider majority turns that patch's loose specks into a
+    solid figure beside the board."""
+
     @property
     def reach(self) -> tuple[float, float]:
         """(inside, outside): how far (cells) the grid's outer lines may lie inside and

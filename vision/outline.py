@@ -16,7 +16,9 @@ grid lines, which a crowded board hides. Steps, each a function of its own:
 Besides the wood's own colours, the `figure` standing out from the ground (the colours
 of the picture's border) is tried as the slab: on a board crowded with stones the wood
 shows only as a thin net, split into several colours by the light, but wood and stones
-together stand out from the table as one four-sided figure.
+together stand out from the table as one four-sided figure. A colour that takes most of
+every side of the picture's border is that ground (`surrounds`), never the wood, even
+where the table fills enough of the middle to be among its commonest colours.
 
 `outlines` returns the candidates, best first; `vision.locate` places the grid inside each
 (the board's margins are known in cells: see `OutlineConfig.margin`) and lets the lines
@@ -121,6 +123,20 @@ def _commonest(px: np.ndarray, cfg: OutlineConfig) -> list[np.ndarray]:
     return out
 
 
+def surrounds(lab: np.ndarray, colour: np.ndarray, cfg: OutlineConfig = OUTLINE) -> bool:
+    """Whether ``colour`` (3,) takes at least ``cfg.ground_sides`` of each of the four
+    sides of ``lab``'s border (``cfg.ground`` of its longer side deep; ``lab`` as `_lab`
+    gives it): the ground all round a board, which a board itself, cut by the frame or
+    filling its width or height, never is (see `OutlineConfig.ground_sides`)."""
+    h, w = lab.shape[:2]
+    b = max(1, int(round(cfg.ground * max(h, w))))
+    if 2 * b >= min(h, w):
+        return False
+    near = np.linalg.norm(lab - colour[None, None, :], axis=2) < cfg.tolerance
+    sides = (near[:b], near[h - b:], near[:, :b], near[:, w - b:])
+    return all(float(side.mean()) >= cfg.ground_sides for side in sides)
+
+
 def figure(lab: np.ndarray, middle: list[np.ndarray],
            cfg: OutlineConfig = OUTLINE) -> np.ndarray:
     """The mask (uint8, 255) of what stands out from the ground in ``lab`` (as `_lab`
@@ -130,7 +146,8 @@ def figure(lab: np.ndarray, middle: list[np.ndarray],
     (`wood_colours`: where a board runs off the frame, its wood is at the border too). A
     board crowded with stones shows its wood only in a thin net, split into several
     colours by the light falling off; wood and stones together are one figure on the
-    table."""
+    table. Each pixel then takes the side most of its neighbours ``cfg.speck`` px across
+    take: the noise of a dim picture flips single pixels of either across the tolerance."""
     h, w = lab.shape[:2]
     b = max(1, int(round(cfg.ground * max(h, w))))
     rim = np.ones((h, w), bool)
@@ -142,7 +159,7 @@ def figure(lab: np.ndarray, middle: list[np.ndarray],
                if all(np.linalg.norm(c - m) >= cfg.tolerance for m in middle)]
     for colour in colours[:cfg.ground_colours]:
         ground |= np.linalg.norm(lab - colour[None, None, :], axis=2) < cfg.tolerance
-    out: np.ndarray = (~ground).astype(np.uint8) * 255
+    out: np.ndarray = cv2.medianBlur((~ground).astype(np.uint8) * 255, cfg.speck | 1)
     return out
 
 
@@ -333,7 +350,7 @@ def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
         return []
     small, scale = shrink(np.ascontiguousarray(image[:, :, :3]), cfg.side)
     lab = _lab(neutral(small, cfg), cfg)
-    middle = wood_colours(lab, cfg)
+    middle = [c for c in wood_colours(lab, cfg) if not surrounds(lab, c, cfg)]
     near = [closed((np.linalg.norm(lab - c[None, None, :], axis=2) < cfg.tolerance)
                    .astype(np.uint8) * 255, cfg) for c in middle]
     masks = near + [a | b for k, a in enumerate(near) for b in near[k + 1:]] \
