@@ -608,28 +608,6 @@ class StoneConfig:
     ordinary judgement. The confidence a point read so is promised to be right at (issue
     19): the doubted confidence, so that what lies over a hand or a sleeve, flat and wide,
     does not count as a stone read surely."""
-    lit_rise: float = 0.15
-    """The wood nearest a point (its four cell centres) this share or more over the board's
-    wood lightness lies in light added to the scene: a flash's hot spot, a patch of
-    sunlight (`vision.stones.lit_patch`). The added light lifts the wood, the lines and the
-    stones there alike, so a point there is judged against that wood, in its own light, and
-    by its cross of lines. A lamp falling off across a board leaves its wood within about a
-    tenth of the median on either side of it; a patch of sunlight (1.5 to 1.9 times the
-    light) or a hot spot lifts it far more."""
-    lit_dark: float = 1 / 3
-    """In such a patch, a point darker than the wood nearest it by this share of
-    `black_drop` (0.1 of the wood's lightness) is no white stone (a white stone is at
-    least as light as the wood in the same light), and with its cross hidden a black one:
-    the light added lifts a black stone and the wood by as much, so the stone's drop, a
-    share of the wood's lightness, shrinks. On synthetic boards with a hot spot or
-    sunlight (8 seeds each), the white stones in a patch lie at most 0.06 under that wood,
-    the black stones from 0.13 under it where the light clips the wood over them."""
-    lit_clipped: float = 0.5
-    """The confidence at most of a point in a patch whose wood is clipped at the sensor's
-    ceiling (`LightConfig.clip_level`), the point as well, and whose cross of lines does
-    not show: the light may have clipped the lines away from bare wood, or a white (even
-    a black) stone lies there; nothing tells which (issue 19: a point read at 0.6 or more
-    is right)."""
 
 
 @dataclasses.dataclass(frozen=True)
