@@ -608,21 +608,6 @@ class StoneConfig:
     ordinary judgement. The confidence a point read so is promised to be right at (issue
     19): the doubted confidence, so that what lies over a hand or a sleeve, flat and wide,
     does not count as a stone read surely."""
-    lean_reach: float = 0.62
-    """A stone reaches over a cell centre's wood when its body (a disc of half a cell: on a
-    real board stones touch side by side, 22.2 to 22.5 mm stones on 22 mm cells) swept from
-    its point to where its top is seen (`vision.grid.lift_shift` at twice ``stone_lift``)
-    comes within this many cells of the centre: half a cell plus ``wood_radius``, the disc
-    sampled there. A stone on its point never does (the centres lie 0.71 cell off); one
-    leaning towards the centre under a slant view does once its top is seen 0.13 cell or
-    more off (about 18 degrees from overhead): on a crowded board seen from 60 degrees the
-    two stones in front of a centre cover two thirds of its disc with their sides. A black
-    one darkens the centre but leaves the wood's hue in the rest of it, so the colour test
-    (`wood_colour`) takes it for bare wood; against that darker "wood" an empty point
-    looks light: white (`vision.stones.judged`; a white stone takes the colour out of what
-    it covers, and the colour test already refuses it). On the scenes benchmark's "phone
-    60, crowded" (seeds 0 to 2) 9 of 1,083 points were read wrong, 8 of them empty points
-    beside or behind black stones read white; with such centres set aside, 5."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -403,24 +403,6 @@ def _stone_covered(stones: np.ndarray) -> np.ndarray:
     return out
 
 
-def _leaning_over(f: PointFeatures, stones: np.ndarray, cfg: StoneConfig) -> np.ndarray:
-    """Cell centres (k, k) over which one of the ``stones`` (k-1, k-1) around them leans
-    under a slant view (`StoneConfig.lean_reach`): its body, swept from its point to where
-    its top is seen (twice the lift of its middle, ``f.points``), comes that near them.
-    Seen from overhead no stone does; from a slant, the stones in front of a centre do."""
-    n = stones.shape[0]
-    top = 2.0 * (f.points / cfg.cell - 1.0 - grid.lattice(n).reshape(n, n, 2))  # lattice
-    out = np.zeros((n + 1, n + 1), bool)
-    for dy in (0, 1):
-        for dx in (0, 1):
-            # The centre (dy, dx) of the four around each point, from that point.
-            d = np.array([dx - 0.5, dy - 0.5])
-            t = np.clip((top @ d) / np.maximum((top ** 2).sum(axis=-1), 1e-12), 0.0, 1.0)
-            near = np.linalg.norm(d - t[..., None] * top, axis=-1) < cfg.lean_reach
-            out[dy:dy + n, dx:dx + n] |= stones & near
-    return out
-
-
 def _lines_hidden(f: PointFeatures, level: float, cfg: StoneConfig) -> np.ndarray:
     """The points (size, size) whose cross of lines is not plainly seen (`cfg.line_seen` of
     the board's wood lightness ``level``): something may stand on them."""
@@ -575,12 +557,9 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES, light: LightConfig = LIG
             covered &= ~at_ceiling(f.centre_light, light)
     for _ in range(cfg.wood_passes):
         dirty = _stone_covered(labels != Cell.EMPTY) | covered
-        # Nor is a centre a black stone leans over under a slant view bare wood: its side
-        # darkens the centre and leaves it the wood's hue (`StoneConfig.lean_reach`).
-        spare = bare & ~_leaning_over(f, labels == Cell.BLACK, cfg)
-        wood = local_wood(f.centre_light, dirty, cfg.wood_reach, spare=spare)
+        wood = local_wood(f.centre_light, dirty, cfg.wood_reach, spare=bare)
         labels, confidence = _judge(f, wood, local_wood(f.centre_chroma, dirty, cfg.wood_reach,
-                                                        spare=spare),
+                                                        spare=bare),
                                     np.maximum(wood, nearest), level, cfg)
     black_light = nearest if cfg.wood_passes < 1 else np.maximum(wood, nearest)
     labels, confidence = off_point(f, labels, confidence, black_light, cfg,
