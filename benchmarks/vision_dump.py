@@ -135,7 +135,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.diff:
         if len(args.paths) != 2:
             ap.error("--diff takes two dump files")
-        before, after = (json.loads(p.read_text()) for p in args.paths)
+        dumps = []
+        for path in args.paths:
+            try:
+                dumps.append(json.loads(path.read_text()))
+            except (OSError, ValueError) as exc:
+                print(f"{path}: not a dump this script wrote ({exc})", file=sys.stderr)
+                return 2
+        before, after = dumps
         changed = diff(before, after, args.readings)
         print(f"{len(after)} readings checked against {len(before)}; {len(changed)} differ")
         for name in changed[:20]:

@@ -74,3 +74,13 @@ def test_perturb_with_an_unknown_name_is_a_usage_error(tmp_path: Path, capsys) -
     manifest.write_text(json.dumps({"image": "board.png"}) + "\n")
     assert main([str(tmp_path / "dump.json"), str(manifest), "--perturb", "sepia"]) == 2
     assert "sepia" in capsys.readouterr().err
+
+
+def test_diff_of_a_missing_or_garbled_dump_names_it_and_is_an_input_error(
+        tmp_path: Path, capsys) -> None:
+    good, garbled = tmp_path / "good.json", tmp_path / "garbled.json"
+    good.write_text("{}")
+    garbled.write_text("{not json")
+    for other in (tmp_path / "missing.json", garbled):
+        assert main(["--diff", str(good), str(other)]) == 2
+        assert str(other) in capsys.readouterr().err
