@@ -20,19 +20,9 @@ import numpy as np
 import pytest
 
 from rules import Cell
+from tests.vision.test_steep_phase import steep as shot  # the same "phone 60, crowded" shots
 from vision import Reading, grid, read_board
 from vision.evaluate import to_array
-from vision.synth import Scene, Synthetic, random_position, render
-
-STEEP = Scene(width=720, height=960, camera_tilt=60.0, stone_height=0.2, framing="phone",
-              turn=5.0, surface="dark table")
-"""The scenes benchmark's "phone 60, crowded": a phone held upright over the near edge,
-60 degrees off vertical, the board filling the frame's width on a dark table."""
-
-
-@functools.cache
-def shot(seed: int) -> Synthetic:
-    return render(random_position(19, seed, stones=0.8), seed, STEEP)
 
 
 @functools.cache
