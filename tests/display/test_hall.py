@@ -132,6 +132,18 @@ class Event:
             time.sleep(0.02)
         return False
 
+    def why(self) -> str:
+        """What each side of the event had done, for a wait that timed out: did the boards
+        reach the broker and have it take their messages, and what the hall has heard."""
+        boards = ", ".join(
+            f"board {b}: connected {pub.connected.is_set()}, {pub.unsent} unacknowledged"
+            for b, (pub, _) in self.boards.items())
+        with self.lock:
+            heard = {b: (v or {}).get("last_move") for b in self.hall.boards
+                     for v in [self.hall.view(b, self.server.clock(), live=True)]}
+        return (f"hall subscribed {self.subscriber.subscribed.is_set()}, connected "
+                f"{self.subscriber.client.is_connected()}; {boards}; the hall heard {heard}")
+
     def close(self) -> None:
         for pub, _ in self.boards.values():
             pub.close()
@@ -154,7 +166,8 @@ def test_the_hall_lists_every_board_of_the_event_as_kifu_serve_does(event: Event
     event.play("1", "E5")
     event.play("2", "C3")
     event.play("2", "G7")
-    assert event.wait(lambda: [b["number"] for b in event.get("/api/v1/boards")] == [1, 2])
+    assert event.wait(lambda: [b["number"] for b in event.get("/api/v1/boards")] == [1, 2]), \
+        event.why()
     one = event.get("/api/v1/boards/1")
     assert one["players"] == {"B": "Ann", "W": "Bo"} and one["status"] == "online"
     assert one["last_move"] == "E5"
@@ -262,7 +275,8 @@ def test_an_embedded_broker_serves_a_small_evening_with_no_system_package() -> N
         try:
             e.board("5")
             e.play("5", "D4")
-            assert e.wait(lambda: [b["last_move"] for b in e.get("/api/v1/boards")] == ["D4"])
+            assert e.wait(lambda: [b["last_move"] for b in e.get("/api/v1/boards")] == ["D4"]), \
+                e.why()
         finally:
             e.close()
     finally:
