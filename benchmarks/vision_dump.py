@@ -14,6 +14,11 @@ Also prints the median milliseconds per photo. ``--perturb NAME`` (repeatable; t
 ``vision_robustness.py --perturb``, comma-separated or prefixes too) dumps each photo's
 reading under each perturbation instead, as "IMAGE @ NAME", perturbed as that benchmark
 perturbs it, so a perturbed reading can be compared with another tree's the same way.
+
+Photos are found relative to the manifest's folder, as every vision benchmark finds them
+(`benchmarks.manifest_photos`). A photo the manifest names that is missing or cannot be
+read is an input error: named on stderr, exit status 2, nothing written; ``--keep-going``
+names it and records it as ``{"error": "cannot read"}`` instead.
 """
 
 from __future__ import annotations
@@ -22,88 +27,90 @@ import argparse
 import json
 import statistics
 import sys
-import time
 from pathlib import Path
 from collections.abc import Iterator, Sequence
 from typing import Any
-
-import cv2
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from benchmarks.vision_robustness import numbered_rows, open_photo  # noqa: E402
-from vision import BoardNotFound, Reading, read_board  # noqa: E402
+from benchmarks.manifest_photos import (  # noqa: E402
+    Read, numbered_rows, open_photo, perturbed_reads, photo_path, timed_read)
 from vision.perturb import Perturbation, by_name  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
 
 
+def as_json(seen: Read) -> dict[str, Any]:
+    """A reading as plain JSON values: the board found or the reason it was not."""
+    r = seen.reading
+    if r is None:
+        return {"found": False, "reason": seen.why}
+    return {"found": True, "size": r.size, "board_confidence": r.board_confidence,
+            "homography": r.homography.tolist(), "corners": r.corners.tolist(),
+            "rows": r.rows(), "confidence": list(r.confidence)}
+
+
 def read(image: np.ndarray) -> tuple[dict[str, Any], float]:
     """The reading of one image (uint8 BGR) as plain JSON values, and the milliseconds it
     took."""
-    t0 = time.perf_counter()
-    try:
-        r = read_board(image)
-    except BoardNotFound as exc:
-        return {"found": False, "reason": exc.reason}, (time.perf_counter() - t0) * 1e3
-    ms = (time.perf_counter() - t0) * 1e3
-    return {"found": True, "size": r.size, "board_confidence": r.board_confidence,
-            "homography": r.homography.tolist(), "corners": r.corners.tolist(),
-            "rows": r.rows(), "confidence": list(r.confidence)}, ms
+    seen = Read.by(timed_read, image)
+    return as_json(seen), seen.ms
 
 
-def reading_of(image_path: Path) -> tuple[dict[str, Any], float]:
-    """The reading of one photo as plain JSON values, and the milliseconds it took."""
-    image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-    if image is None:
-        return {"error": "cannot read"}, 0.0
-    return read(image)
+UNREADABLE = {"error": "cannot read"}
+"""What ``--keep-going`` records for a photo that cannot be read."""
 
 
-def _untouched(image: np.ndarray) -> tuple[Reading | None, float]:
-    try:
-        return read_board(image), 0.0
-    except BoardNotFound:
-        return None, 0.0
+class PhotoUnreadable(Exception):
+    """A photo the manifest names cannot be read (its path: the message)."""
 
 
-def perturbed_readings(base: Path, row: dict[str, Any], perturbations: Sequence[Perturbation]
-                       ) -> Iterator[tuple[str, dict[str, Any], float]]:
-    """``row``'s photo (under ``base``) read under each of ``perturbations``, as
-    `vision_robustness` perturbs it (the board's extent from the labelled corners, else the
-    untouched reading): ("IMAGE @ NAME", the reading, its milliseconds) each."""
-    photo = open_photo(base, row, _untouched)
-    for p in perturbations:
-        key = f"{row['image']} @ {p.name}"
-        if photo is None:
-            yield key, {"error": "cannot read"}, 0.0
-            continue
-        try:
-            spoiled = p.apply(photo.image, photo.extent)
-        except ValueError:  # a crop with no board's extent to go by
+def photo_readings(base: Path, row: dict[str, Any], perturbations: Sequence[Perturbation],
+                   keep_going: bool = False) -> Iterator[tuple[str, dict[str, Any], float]]:
+    """``row``'s photo (under ``base``) read as `manifest_photos` reads it: (its image,
+    the reading, its milliseconds); with ``perturbations``, under each of them instead,
+    as ("IMAGE @ NAME", ...). A photo that cannot be read raises `PhotoUnreadable`;
+    with ``keep_going``, it is recorded as `UNREADABLE` instead (said on stderr)."""
+    name = str(row["image"])
+    keys = [f"{name} @ {p.name}" for p in perturbations] or [name]
+    photo = open_photo(base, row)
+    if photo is None:
+        if not keep_going:
+            raise PhotoUnreadable(str(photo_path(base, row)))
+        for key in keys:
+            yield key, dict(UNREADABLE), 0.0
+        return
+    if not perturbations:
+        yield name, as_json(Read(photo.reading, photo.why, photo.ms)), photo.ms
+        return
+    for key, (_, _, seen) in zip(keys, perturbed_reads(photo, perturbations)):
+        if seen is None:
             yield key, {"error": "no board's extent to perturb by"}, 0.0
-            continue
-        yield (key, *read(spoiled.image))
+        else:
+            yield key, as_json(seen), seen.ms
 
 
-def dump(manifest: Path, stride: int, perturbations: Sequence[Perturbation] = ()
-         ) -> tuple[dict[str, Any], list[float]]:
+def dump(manifest: Path, stride: int, perturbations: Sequence[Perturbation] = (),
+         keep_going: bool = False) -> tuple[dict[str, Any], list[float]]:
     """Every ``stride``-th image of ``manifest`` read: {image: reading}, and the times; with
-    ``perturbations``, each image under each of them instead: {"IMAGE @ NAME": reading}."""
+    ``perturbations``, each image under each of them instead: {"IMAGE @ NAME": reading}.
+    A photo that cannot be read raises `PhotoUnreadable`, unless ``keep_going``."""
     out: dict[str, Any] = {}
     times: list[float] = []
     for _, row in numbered_rows(manifest)[::stride]:
-        if perturbations:
-            for key, reading, ms in perturbed_readings(manifest.parent, row, perturbations):
-                out[key] = reading
-                times.append(ms)
-            continue
-        out[row["image"]], ms = reading_of(manifest.parent / row["image"])
-        times.append(ms)
+        for key, reading, ms in photo_readings(manifest.parent, row, perturbations, keep_going):
+            out[key] = reading
+            times.append(ms)
     return out, times
+
+
+def missing_photos(manifest: Path, stride: int) -> list[Path]:
+    """The photos of every ``stride``-th row of ``manifest`` that are not there."""
+    paths = [photo_path(manifest.parent, row) for _, row in numbered_rows(manifest)[::stride]]
+    return [path for path in paths if not path.is_file()]
 
 
 CONFIDENCES = ("board_confidence", "confidence")
@@ -131,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--perturb", action="append", default=[], metavar="NAME",
                     help="dump the readings under this perturbation instead (repeatable; "
                     "the names of vision_robustness.py --perturb)")
+    ap.add_argument("--keep-going", action="store_true", help="record a photo that cannot "
+                    "be read as such and go on (else it is an input error, exit status 2)")
     args = ap.parse_args(argv)
     if args.diff:
         if len(args.paths) != 2:
@@ -157,7 +166,21 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"--perturb: {exc}", file=sys.stderr)
         return 2
-    out, times = dump(manifest, args.stride, chosen)
+    if not args.keep_going:
+        missing = missing_photos(manifest, args.stride)
+        for path in missing[:10]:
+            print(f"{path}: no such photo (named in {manifest}; photos are found relative "
+                  "to the manifest's folder)", file=sys.stderr)
+        if len(missing) > 10:
+            print(f"... and {len(missing) - 10} more photos missing", file=sys.stderr)
+        if missing:
+            return 2
+    try:
+        out, times = dump(manifest, args.stride, chosen, args.keep_going)
+    except PhotoUnreadable as exc:
+        print(f"{exc}: named in {manifest}, cannot be read (--keep-going records it and "
+              "goes on)", file=sys.stderr)
+        return 2
     args.paths[0].write_text(json.dumps(out, indent=0))
     found = sum(1 for v in out.values() if v.get("found"))
     what = "readings" if chosen else "photos"

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import multiprocessing
 import os
 import statistics
@@ -41,7 +40,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -49,10 +48,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision import BoardNotFound, Reading, read_board  # noqa: E402
+from benchmarks.manifest_photos import perturbed_reads  # noqa: E402
+# Named again here for the scripts that import them from this one (fit_confidence.py).
+from benchmarks.manifest_photos import numbered_rows as numbered_rows  # noqa: E402
+from benchmarks.manifest_photos import open_photo as open_photo  # noqa: E402
+from vision import Reading  # noqa: E402
 from vision.evaluate import (  # noqa: E402
     corner_error_cells, points_right, single_stone_rows, source_of)
-from vision.perturb import STANDARD, Board, Perturbation, by_name  # noqa: E402
+from vision.perturb import STANDARD, Perturbation, by_name  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
 UNTOUCHED = "untouched"
@@ -78,15 +81,6 @@ class Outcome:
     ms: float
 
 
-def _read(image: np.ndarray) -> tuple[Reading | None, float]:
-    t0 = time.perf_counter()
-    try:
-        reading: Reading | None = read_board(image)
-    except BoardNotFound:
-        reading = None
-    return reading, (time.perf_counter() - t0) * 1e3
-
-
 def reference(row: dict[str, object], untouched: Reading | None) -> tuple[list[str] | None, bool]:
     """What a reading of ``row``'s photo is compared with, and whether mirror images count:
     its stones, its single stone (mirrored: see `vision_accuracy.py`), else the untouched
@@ -101,42 +95,10 @@ def reference(row: dict[str, object], untouched: Reading | None) -> tuple[list[s
     return (untouched.rows() if untouched else None), False
 
 
-@dataclasses.dataclass(frozen=True)
-class Photo:
-    """A manifest row's photo, opened and read untouched: the ``image``, its ``reading``
-    (None: no board found) and the ``ms`` it took, the labelled grid ``corners`` (4, 2)
-    where the row has them, and the board's ``extent`` for the perturbations that need it
-    (the labelled corners, else the untouched reading's; None with neither)."""
-
-    image: np.ndarray
-    reading: Reading | None
-    ms: float
-    corners: np.ndarray | None
-    extent: Board | None
-
-
-def open_photo(base: Path, row: dict[str, object],
-               read: Callable[[np.ndarray], tuple[Reading | None, float]]) -> Photo | None:
-    """``row``'s photo (under ``base``) opened and read by ``read``, which gives the reading
-    (None: no board found) and its milliseconds; None, said on stderr, if it cannot be
-    opened. The extent's size is the row's ``size``, else the reading's."""
-    image = cv2.imread(str(base / str(row["image"])), cv2.IMREAD_COLOR)
-    if image is None:
-        print(f"cannot read {row['image']}", file=sys.stderr)
-        return None
-    reading, ms = read(image)
-    labels = row.get("grid_corners")
-    corners = np.asarray(labels, dtype=np.float64).reshape(4, 2) if labels else None
-    size = row.get("size") or (reading.size if reading else 19)
-    extent = corners if corners is not None else (reading.corners if reading else None)
-    return Photo(image, reading, ms, corners,
-                 None if extent is None else Board(extent, int(str(size))))
-
-
 def photo_outcomes(base: Path, index: int, row: dict[str, object],
                    perturbations: Sequence[Perturbation]) -> list[Outcome]:
     """``row``'s photo read untouched and under each of ``perturbations``."""
-    photo = open_photo(base, row, _read)
+    photo = open_photo(base, row)
     if photo is None:
         return []
     untouched = photo.reading
@@ -158,13 +120,11 @@ def photo_outcomes(base: Path, index: int, row: dict[str, object],
 
     plain = photo.corners
     out = [outcome(UNTOUCHED, untouched, photo.ms, plain)]
-    for p in perturbations:
-        try:
-            spoiled = p.apply(photo.image, photo.extent)
-        except ValueError:  # a crop with no board's extent to go by
+    for p, spoiled, seen in perturbed_reads(photo, perturbations):
+        if spoiled is None or seen is None:  # a crop with no board's extent to go by
             continue
-        reading, ms = _read(spoiled.image)
-        out.append(outcome(p.name, reading, ms, None if plain is None else spoiled.points(plain)))
+        out.append(outcome(p.name, seen.reading, seen.ms,
+                           None if plain is None else spoiled.points(plain)))
     return out
 
 
@@ -274,13 +234,6 @@ def over_photos(task: Callable[[Job], list[Done]], work: Sequence[Job], jobs: in
 
 def _task(job: tuple[Path, int, dict[str, object], tuple[Perturbation, ...]]) -> list[Outcome]:
     return photo_outcomes(*job)
-
-
-def numbered_rows(manifest: Path) -> list[tuple[int, dict[str, Any]]]:
-    """The rows of ``manifest`` (JSON lines) as (line number, row), blank lines skipped:
-    a photo's line number names it in every outcome and record."""
-    return [(i, json.loads(line)) for i, line in enumerate(manifest.read_text().splitlines())
-            if line.strip()]
 
 
 def run(manifest: Path, perturbations: Sequence[Perturbation], jobs: int = 1,

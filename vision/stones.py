@@ -368,16 +368,31 @@ def local_wood(centres: np.ndarray, dirty: np.ndarray | None = None,
     for kind in kinds:
         wood = np.where(kind, centres, np.nan)
         for r in range(1, reach + 1):
+            todo = np.isnan(out)
+            if not todo.any():
+                break
             padded = np.pad(wood, r - 1, constant_values=np.nan)
             # Intersection (y, x) lies between centres y, y+1 and x, x+1; take y-r+1 .. y+r.
-            stack = np.stack([padded[dy:dy + n, dx:dx + n]
-                              for dy in range(2 * r) for dx in range(2 * r)])
-            some = ~np.all(np.isnan(stack), axis=0)
-            todo = np.isnan(out) & some
-            if todo.any():
-                out[todo] = np.nanmedian(stack[:, todo], axis=0)
+            around = np.lib.stride_tricks.sliding_window_view(padded, (2 * r, 2 * r))[todo]
+            around = around.reshape(len(around), 4 * r * r)
+            some = ~np.all(np.isnan(around), axis=1)
+            found = out[todo]
+            found[some] = _median_present(around[some])
+            out[todo] = found
     out[np.isnan(out)] = float(np.median(centres[kinds[0]]))
     return out
+
+
+def _median_present(values: np.ndarray) -> np.ndarray:
+    """Each row's median of its values that are not NaN, to the bit as `np.nanmedian`
+    gives it (the middle one, or half the sum of the middle two): (t, m) -> (t,). Every
+    row holds at least one. Sorting the short rows is many times cheaper than the masked
+    arrays `np.nanmedian` takes for them."""
+    ordered = np.sort(values, axis=1)  # NaN sorts last
+    count = np.count_nonzero(~np.isnan(values), axis=1)
+    rows = np.arange(len(values))
+    half: np.ndarray = (ordered[rows, (count - 1) // 2] + ordered[rows, count // 2]) / 2
+    return half
 
 
 def bare_wood(f: PointFeatures, cfg: StoneConfig = STONES) -> np.ndarray:

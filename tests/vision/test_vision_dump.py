@@ -84,3 +84,47 @@ def test_diff_of_a_missing_or_garbled_dump_names_it_and_is_an_input_error(
     for other in (tmp_path / "missing.json", garbled):
         assert main(["--diff", str(good), str(other)]) == 2
         assert str(other) in capsys.readouterr().err
+
+
+def test_photos_are_found_relative_to_the_manifests_folder(tmp_path: Path) -> None:
+    shot = render(POSITION, 5)
+    (tmp_path / "set" / "photos").mkdir(parents=True)
+    cv2.imwrite(str(tmp_path / "set" / "photos" / "board.png"), shot.image)
+    manifest = tmp_path / "set" / "manifest.jsonl"
+    manifest.write_text(json.dumps({"image": "photos/board.png"}) + "\n")
+    out = tmp_path / "dump.json"
+    assert main([str(out), str(manifest)]) == 0
+    dumped = json.loads(out.read_text())
+    assert dumped == {"photos/board.png": json.loads(json.dumps(read(shot.image)[0]))}
+    assert dumped["photos/board.png"]["rows"] == shot.position.rows()
+
+
+def test_a_photo_the_manifest_names_but_that_is_not_there_is_an_input_error(
+        tmp_path: Path, capsys) -> None:
+    # A manifest copied away from its photos: every photo is missing, not "cannot read".
+    manifest = tmp_path / "elsewhere" / "manifest.jsonl"
+    manifest.parent.mkdir()
+    manifest.write_text(json.dumps({"image": "set/a.jpg"}) + "\n"
+                        + json.dumps({"image": "set/b.jpg"}) + "\n")
+    out = tmp_path / "dump.json"
+    assert main([str(out), str(manifest)]) == 2
+    err = capsys.readouterr().err
+    assert str(manifest.parent / "set" / "a.jpg") in err
+    assert str(manifest.parent / "set" / "b.jpg") in err
+    assert not out.exists()
+
+
+def test_a_photo_that_cannot_be_decoded_is_an_input_error_unless_asked_to_go_on(
+        tmp_path: Path, capsys) -> None:
+    (tmp_path / "garbled.jpg").write_bytes(b"not a JPEG at all")
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text(json.dumps({"image": "garbled.jpg"}) + "\n")
+    out = tmp_path / "dump.json"
+    assert main([str(out), str(manifest)]) == 2
+    assert str(tmp_path / "garbled.jpg") in capsys.readouterr().err
+    assert not out.exists()
+    assert main([str(out), str(manifest), "--keep-going"]) == 0
+    assert str(tmp_path / "garbled.jpg") in capsys.readouterr().err
+    assert json.loads(out.read_text()) == {"garbled.jpg": {"error": "cannot read"}}
+    assert main([str(out), str(manifest), "--keep-going", "--perturb", "turn 180"]) == 0
+    assert json.loads(out.read_text()) == {"garbled.jpg @ turn 180": {"error": "cannot read"}}
