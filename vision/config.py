@@ -374,6 +374,21 @@ class LocateConfig:
     grey that the channel kept. Where the grey's lines show as well (within a quarter, what
     noise and the channel's own weaker contrast change), the grey is kept: a channel alone
     is noisier, and shows a board's printed border line as plainly as its grid."""
+    ceiling_noise: float = 1.0
+    """The noise (grey levels) of wood an exposure took to the sensor's ceiling: none of
+    the sensor's, which the clipping removed, only the ceiling's rounding (255 or 254 after
+    JPEG, as ``ceiling`` says). A dip this deep under such a plateau is a line as surely
+    as one ``line_offset`` deep on wood that kept its noise, so the levels under the
+    ceiling are spread by ``line_offset / ceiling_noise`` (`vision.locate.ceiling_dips`)
+    where no single channel kept the lines."""
+    all_clipped: float = 0.8
+    """Where every channel is at the ceiling over this share or more of the middle the grey
+    lost (``clipped_board``), at the same pixels, no channel kept the wood's contrast there:
+    the lines are left only as dips under the plateau (`vision.locate.ceiling_dips`). The
+    same tolerance as ``channel_lines`` (four fifths is within a quarter of the whole):
+    where a channel kept a fifth or more of the wood the grey lost, the grey's lines or
+    that channel's are left to show the grid, as a board lit past its exposure in one
+    colour does."""
 
 
 @dataclasses.dataclass(frozen=True)

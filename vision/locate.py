@@ -304,21 +304,65 @@ def line_image(image: np.ndarray, cfg: LocateConfig) -> np.ndarray:
     (less than the grey has) still records it, and is the image where it shows
     ``cfg.channel_lines`` times as much line there as the grey does. Which channel that is
     depends on the wood and the light, so it is chosen by how much each clips, never by
-    name. Raises ValueError when ``image`` is not an image."""
+    name. Where every channel lost the wood the grey lost (``cfg.all_clipped``), the lines
+    are dips under a plateau at the ceiling: `ceiling_dips` of the least clipped channel at
+    each pixel is weighed against the grey alike. Raises ValueError when
+    ``image`` is not an image."""
+    return _line_choice(image, cfg)[0]
+
+
+def _line_choice(image: np.ndarray, cfg: LocateConfig
+                 ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+    """`line_image` of ``image``, and its `working_image` where choosing it made that
+    already (None where it did not)."""
     gray = to_gray(image)
     if image.ndim == 2:
-        return gray
+        return gray, None
     clipped = float(np.mean(_middle(gray, cfg) >= cfg.ceiling))
     if clipped < cfg.clipped_board:
-        return gray
-    shares = (_middle(image, cfg)[:, :, :3] >= cfg.ceiling).reshape(-1, 3).mean(axis=0)
+        return gray, None
+    middle = _middle(image, cfg)[:, :, :3]
+    shares = (middle >= cfg.ceiling).reshape(-1, 3).mean(axis=0)
     least = int(np.argmin(shares))
-    if shares[least] >= clipped:
-        return gray  # no channel keeps more of the board than the grey does
-    channel = np.ascontiguousarray(image[:, :, least])
-    if _lines_shown(channel, cfg) < cfg.channel_lines * _lines_shown(gray, cfg):
-        return gray  # the grey's lines stood out of the clipped wood as well
-    return channel
+    others = []
+    if shares[least] < clipped:  # a channel kept more of the board than the grey did
+        others.append(np.ascontiguousarray(image[:, :, least]))
+    darkest = np.min(image[:, :, :3], axis=2)  # the least clipped channel at each pixel
+    if (float(np.mean(_middle(darkest, cfg) >= cfg.ceiling)) >= cfg.all_clipped * clipped
+            and not _saved_in_grey(middle)):
+        others.append(ceiling_dips(darkest, cfg))  # no channel kept the wood the grey lost
+    if not others:
+        return gray, None
+    grey_work = working_image(gray, cfg)
+    enough = cfg.channel_lines * _lines_shown(grey_work[0], cfg)
+    for other in others:
+        work = working_image(other, cfg)
+        if _lines_shown(work[0], cfg) >= enough:
+            return other, work
+    return gray, grey_work  # the grey's lines stood out of the clipped wood as well
+
+
+def _saved_in_grey(image: np.ndarray) -> bool:
+    """Whether the three channels of ``image`` (H, W, 3) are one: a photo saved in grey,
+    whose channels cannot tell what each of them clipped."""
+    return bool(np.array_equal(image[:, :, 0], image[:, :, 1])
+                and np.array_equal(image[:, :, 1], image[:, :, 2]))
+
+
+def ceiling_dips(channel: np.ndarray, cfg: LocateConfig) -> np.ndarray:
+    """``channel`` (H, W uint8) with the levels just under the sensor's ceiling spread
+    apart: a level ``v`` becomes ``255 (v / 255) ** g``, ``g`` the gain
+    ``cfg.line_offset / cfg.ceiling_noise``. Where the exposure took the wood to the
+    ceiling, the ink of a line is a dip under that plateau, shallower than on wood that
+    kept its contrast; a plateau has no noise but the ceiling's own rounding, so a dip of
+    ``ceiling_noise`` levels under it is as sure a line as one of ``line_offset`` on
+    unclipped wood, and leaves the ceiling by ``line_offset`` levels here. Lower levels
+    are pressed together but keep their order (the stones stay dark, the slab light)."""
+    gain = cfg.line_offset / cfg.ceiling_noise
+    table = 255.0 * (np.arange(256) / 255.0) ** gain
+    out: np.ndarray = cv2.LUT(np.ascontiguousarray(channel),
+                              np.clip(np.round(table), 0, 255).astype(np.uint8))
+    return out
 
 
 def _middle(image: np.ndarray, cfg: LocateConfig) -> np.ndarray:
@@ -328,10 +372,9 @@ def _middle(image: np.ndarray, cfg: LocateConfig) -> np.ndarray:
     return image[mh:h - mh, mw:w - mw]
 
 
-def _lines_shown(gray: np.ndarray, cfg: LocateConfig) -> float:
-    """The share of the middle (`_middle`) of ``gray``'s working image that `line_mask`
+def _lines_shown(small: np.ndarray, cfg: LocateConfig) -> float:
+    """The share of the middle (`_middle`) of the working image ``small`` that `line_mask`
     marks as line."""
-    small, _ = working_image(gray, cfg)
     return float(np.mean(_middle(line_mask(small, cfg), cfg) > 0))
 
 
@@ -339,7 +382,8 @@ def working(image: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, np.ndarra
     """`working_image` of ``image``'s `line_image`: the picture the grid is looked for in,
     and the map from its pixels to ``image``'s. Raises ValueError when ``image`` is not an
     image."""
-    return working_image(line_image(image, cfg), cfg)
+    chosen, work = _line_choice(image, cfg)
+    return working_image(chosen, cfg) if work is None else work
 
 
 def locate(image: np.ndarray, size: int | None = None,
