@@ -374,6 +374,22 @@ class LocateConfig:
     grey that the channel kept. Where the grey's lines show as well (within a quarter, what
     noise and the channel's own weaker contrast change), the grey is kept: a channel alone
     is noisier, and shows a board's printed border line as plainly as its grid."""
+    lopsided_weight: float = 1.0
+    """How much a grid's lopsided margins (`vision.grid_score.BoardDoubts.lopsided`, past
+    ``lopsided_allow``) lower the board confidence `read_board` reports: the confidence
+    times (1 - this x the doubt). A board is cut symmetric, its wood the same all round,
+    so the bands just beyond two opposite outer lines look alike on the board's own grid;
+    a grid a row off (a crowded board's stones repeat every cell and vouch for it almost
+    as well) puts one of those bands on the slab's edge or the table and the other on
+    wood. On the row-off grid of a steep full synthetic board (the scenes' "aimed phone
+    50, full, lamp, exposure, resaved", seed 3) the bands differ by 0.72, and its
+    confidence 0.36 falls under 0.2; the board's own grid there differs by 0.16."""
+    lopsided_allow: float = 0.35
+    """Opposite margin bands of a board's own grid differ by up to this share of the
+    brighter (`vision.grid_score._lopsided`) without doubt: a lamp's fall-off across the
+    board and a steep view (the near band nearer the slab's lit front face, the far one
+    foreshortened to a few pixels) part them; right grids of steep crowded synthetic
+    boards show up to 0.32. Only the difference past this counts, scaled to [0, 1]."""
 
 
 @dataclasses.dataclass(frozen=True)
