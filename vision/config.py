@@ -389,6 +389,32 @@ class LocateConfig:
     where a channel kept a fifth or more of the wood the grey lost, the grey's lines or
     that channel's are left to show the grid, as a board lit past its exposure in one
     colour does."""
+    lopsided_weight: float = 1.0
+    """How much a grid's lopsided margins (`vision.grid_score.BoardDoubts.lopsided`, past
+    ``lopsided_allow``) lower the board confidence `read_board` reports: the confidence
+    times (1 - this x the doubt). A board is cut symmetric, its wood the same all round,
+    so the bands just beyond two opposite outer lines look alike on the board's own grid;
+    a grid a row off (a crowded board's stones repeat every cell and vouch for it almost
+    as well) puts one of those bands on the slab's edge or the table and the other on
+    wood. On the row-off grid of a steep full synthetic board (the scenes' "aimed phone
+    50, full, lamp, exposure, resaved", seed 3) the bands differ by 0.72, and its
+    confidence 0.36 falls under 0.2; the board's own grid there differs by 0.16."""
+    lopsided_allow: float = 0.35
+    """Opposite margin bands of a board's own grid differ by up to this share of the
+    brighter (`vision.grid_score._lopsided`) without doubt: a lamp's fall-off across the
+    board and a steep view (the near band nearer the slab's lit front face, the far one
+    foreshortened to a few pixels) part them; right grids of steep crowded synthetic
+    boards show up to 0.32. Only the difference past this counts, scaled to [0, 1]."""
+    vouch_runs_past: float = 1.0
+    """How far the thin lines running on past a grid's outer line
+    (`vision.grid_score.edge_shares`, 0 to 1) lower what the black stones vouch for it
+    (`vision.grid_score.vouched`): their share times (1 - this x the worst side's). A
+    board's grid has no line beyond its outer ones, only wood; the stones of a crowded
+    board repeat every cell and vouch for a grid a line or two inside the board's own
+    almost as well, but where the lines between them show, that grid's lines run on past
+    its edge (a dev photo under a colour cast: the stones vouched 0.82 for a grid two
+    columns in, whose lines ran on fully, over the board's own grid at 0.34). Where the
+    stones hide the lines, nothing runs on, and the stones' vouch stands."""
 
 
 @dataclasses.dataclass(frozen=True)

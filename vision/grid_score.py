@@ -143,7 +143,11 @@ def vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | Non
     given), how well the black stones' centres ``stones`` vouch for it: their share on its
     points (`stones_reach`, their bodies looked for where `lift_shift` says they are seen)
     if they reach all four outer lines. If they miss one outer line of an axis, the lines
-    choose between the grid and the one shifted a line off it (`_lines_choose`). A grid of
+    choose between the grid and the one shifted a line off it (`_lines_choose`); where
+    the thin lines run on past an outer line (`edge_shares`) of a grid of the largest
+    of ``config.sizes``, the share is lowered by
+    ``config.locate.vouch_runs_past`` times that (a crowded board's stones vouch for a
+    grid a line or two inside the board's own almost as well as for the board's). A grid of
     fewer lines than the largest of ``config.sizes``, unasked, could be a patch of a bigger
     board: the share is lowered by how far the lines run on past its outer lines
     (`edge_shares`)."""
@@ -157,6 +161,11 @@ def vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | Non
         return fit  # the stones leave an axis free by two lines or more
     ends = np.clip(edge_shares(small, fit, cfg, thin=True), 0.0, 1.0)
     agreement = share * _lines_choose(small, fit, ends, ~reached, cfg)
+    if fit.size == max(config.sizes):
+        # The stones repeat every cell: where the lines show, they tell a grid a line or
+        # more inside the board's own by running on past its outer line (no board is
+        # bigger: past the largest one's outer lines there is only wood).
+        agreement *= max(0.0, 1.0 - cfg.vouch_runs_past * float(ends.max()))
     if size is None and fit.size < max(config.sizes):
         agreement *= 1.0 - float(ends.max())
     return GridFit(fit.homography, fit.size, max(fit.confidence, agreement))
@@ -202,14 +211,10 @@ def _lines_choose(small: np.ndarray, fit: GridFit, here: np.ndarray, open_ends: 
     return clear
 
 
-def _margin_wood(view: _View, cfg: LocateConfig) -> np.ndarray:
-    """Per side (2, 2) as `edge_shares`, how unlike the board's own wood the band
-    ``cfg.margin_band`` beyond its outer line is: |median grey there - median
-    grey of the board's inside| over the latter. Near 0 where the board's wood goes on past
-    its outer line, as on every board; large where the grid's edge is the table or the
-    floor. 0 where most of the band lies outside the picture (nothing to tell). (On a
-    crowded board the inside's median is a stone's grey, not the wood's: right boards of
-    crowded synthetic scenes show 0.15 to 0.4 here, hence its small weight.)"""
+def _margin_greys(view: _View, cfg: LocateConfig) -> tuple[np.ndarray, float]:
+    """Per side (2, 2) as `edge_shares`, the median grey of the band ``cfg.margin_band``
+    beyond the grid's outer line (NaN where most of the band lies outside the picture:
+    nothing to tell), and the median grey of the board's inside (at least 1)."""
     n, c = view.size, cfg.grow_cell
     assert view.shows is not None
     rect = view.rect  # (uint8: a median of grey levels is the same, and quicker to find)
@@ -219,13 +224,38 @@ def _margin_wood(view: _View, cfg: LocateConfig) -> np.ndarray:
     along = slice(hi, lo + 1)
     bands = (((along, slice(hi - b, hi - a)), (along, slice(lo + a, lo + b))),
              ((slice(hi - b, hi - a), along), (slice(lo + a, lo + b), along)))
-    out = np.zeros((2, 2))
+    out = np.full((2, 2), np.nan)
     for axis in (0, 1):
         for end in (0, 1):
             band, shown = rect[bands[axis][end]], view.shows[bands[axis][end]]
             if shown.mean() >= 0.5:
-                out[axis, end] = abs(float(np.median(band[shown])) - inside) / inside
+                out[axis, end] = float(np.median(band[shown]))
+    return out, inside
+
+
+def _margin_wood(greys: np.ndarray, inside: float) -> np.ndarray:
+    """Per side (2, 2) as `edge_shares`, how unlike the board's own wood the band
+    beyond its outer line is (``greys``, `_margin_greys`): |its grey - the inside's| over
+    the inside's. Near 0 where the board's wood goes on past its outer line, as on every
+    board; large where the grid's edge is the table or the floor. 0 where the band is
+    not seen. (On a crowded board the inside's median is a stone's grey, not the wood's:
+    right boards of crowded synthetic scenes show 0.15 to 0.4 here, hence its small
+    weight.)"""
+    out: np.ndarray = np.nan_to_num(np.abs(greys - inside) / inside, nan=0.0)
     return out
+
+
+def _lopsided(greys: np.ndarray) -> float:
+    """How unlike each other the bands beyond two opposite outer lines are (``greys``,
+    `_margin_greys`), at the axis where they differ most: |one - other| over the
+    brighter, in [0, 1]; 0 on an axis with a band not seen. A board is cut symmetric, its
+    wood alike all round: a grid a row off has the slab's edge or the table beyond one
+    outer line and wood beyond the other."""
+    worst = 0.0
+    for near, far in greys:
+        if np.isfinite(near) and np.isfinite(far):
+            worst = max(worst, abs(near - far) / max(near, far, 1.0))
+    return float(worst)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -235,13 +265,18 @@ class BoardDoubts:
     line (`edge_shares`, thin lines only): a grid a line or more inside the board's own, or
     a patch of a bigger board. ``margin``: the band just beyond an outer line is unlike the
     board's own wood (`_margin_wood`): a board's outer line has half a cell and more of
-    wood beyond it; a grid pushed a line outwards has the table there.
+    wood beyond it; a grid pushed a line outwards has the table there. ``lopsided``: the
+    bands beyond two opposite outer lines are unlike each other (`_lopsided`): a board is
+    cut symmetric, and a grid a row off has the slab's edge or the table beyond one outer
+    line and the wood beyond the other (only what is past ``cfg.lopsided_allow``, scaled
+    to [0, 1]).
 
     (A line parallel to an outer line a cell beyond it was weighed too and left out: on
     a tenth of the right boards of the dev photos the board's edge or a bevel draws one.)"""
 
     runs_past: float
     margin: float
+    lopsided: float = 0.0
 
 
 def board_doubts(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> BoardDoubts:
@@ -251,15 +286,20 @@ def board_doubts(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> BoardDoub
 
     def worst(sides: np.ndarray) -> float:
         return float(np.clip(sides, 0.0, 1.0).max())
-    return BoardDoubts(worst(_shares(view, cfg)), worst(_margin_wood(view, cfg)))
+    greys, inside = _margin_greys(view, cfg)
+    allow = cfg.lopsided_allow
+    return BoardDoubts(worst(_shares(view, cfg)), worst(_margin_wood(greys, inside)),
+                       max(0.0, _lopsided(greys) - allow) / (1.0 - allow))
 
 
 def trusted(confidence: float, doubts: BoardDoubts, cfg: LocateConfig) -> float:
     """The board confidence `read_board` reports for a grid found with ``confidence``: that
-    lowered by its ``doubts``, each weighed by ``cfg.doubt_weights`` (runs past, margin):
-    the confidence times (1 - weight x doubt) for each, at least 0."""
+    lowered by its ``doubts``, each weighed by ``cfg.doubt_weights`` (runs past, margin)
+    and ``cfg.lopsided_weight``: the confidence times (1 - weight x doubt) for each, at
+    least 0."""
     out = confidence
-    for weight, doubt in zip(cfg.doubt_weights, (doubts.runs_past, doubts.margin)):
+    weights = (*cfg.doubt_weights, cfg.lopsided_weight)
+    for weight, doubt in zip(weights, (doubts.runs_past, doubts.margin, doubts.lopsided)):
         out *= max(0.0, 1.0 - weight * doubt)
     return float(out)
 
