@@ -122,17 +122,17 @@ def lamp_gains(image: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray | None
     """(3,) the coloured lamp's gains per BGR channel of ``image`` (uint8 BGR or BGRA),
     relative to the strongest (which is 1), or None where the light is a room's: the
     brightest surfaces' channels (`white_gains`, read off at most ``cfg.gain_sample``
-    pixels) differ by less than ``cfg.lamp_ratio``, and their green lies within
-    ``cfg.room_green`` of the line from amber to blue that room lights keep to
-    (`_green_excess`; a green or magenta lamp whose clipped channel hides its ratio is off
-    it). A grey image has no lamp. The white
+    pixels) differ by less than ``cfg.lamp_ratio``, and their green lies no more than
+    ``cfg.room_green`` above the line from amber to blue that room lights keep to
+    (`_green_excess`; a green lamp whose clipped channel hides its ratio is off it). A grey
+    image has no lamp. The white
     patch takes the brightest surfaces to be white: a picture with nothing white in it (an
     empty board of warm wood filling the frame) can show the wood's own colour as a lamp."""
     if image.ndim == 2:
         return None
     gains = _sampled_gains(_bgr(image), cfg)
-    if gains.max() < cfg.lamp_ratio * gains.min() and (
-            cfg.room_green[0] <= _green_excess(gains) <= cfg.room_green[1]):
+    if (gains.max() < cfg.lamp_ratio * gains.min()
+            and _green_excess(gains) <= cfg.room_green):
         return None
     out: np.ndarray = gains / gains.max()
     return out

@@ -5,7 +5,7 @@ the lamp's colour itself, the wood the lamp's colour times its own. Where the la
 (`vision.illuminant.lamp_gains`) it is divided out before the stones are read. A green or
 magenta lamp strong enough to clip the white stones' strongest channel keeps its strongest
 gain over its weakest under `LightConfig.lamp_ratio`, as a room's light does; but no room
-light is green or magenta (`LightConfig.room_green`), so it is still known for a lamp."""
+light is green (`LightConfig.room_green`), so it is still known for a lamp."""
 
 from __future__ import annotations
 
@@ -29,11 +29,11 @@ def crowded(seed: int) -> Synthetic:
     return render(random_position(9, seed, stones=CROWDED), seed, Scene(width=640, height=480))
 
 
-@pytest.mark.parametrize("hue", [120, 300])
-def test_a_green_or_magenta_lamp_that_clips_the_white_stones_is_a_lamp(hue: float) -> None:
-    # Half the light of pure green (or magenta): the white stones' green (or red and blue)
-    # is at the sensor's ceiling, which squeezes the ratio of their channels under
-    # lamp_ratio; the white is still far off the line of room lights.
+@pytest.mark.parametrize("hue", [120, 135])
+def test_a_green_lamp_that_clips_the_white_stones_is_a_lamp(hue: float) -> None:
+    # Half the light of pure green: the white stones' green is at the sensor's ceiling,
+    # which squeezes the ratio of their channels under lamp_ratio; the white is still far
+    # off the line of room lights.
     lamp = Cast(hue, 0.5)
     gains = lamp_gains(lamp.apply(crowded(0).image).image)
     assert gains is not None
@@ -48,7 +48,7 @@ def test_a_warm_or_cool_room_light_is_no_lamp(hue: float) -> None:
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-@pytest.mark.parametrize("hue", [0, 120, 300])
+@pytest.mark.parametrize("hue", [0, 60, 120])
 def test_a_crowded_board_under_a_lamp_reads_as_the_truth(seed: int, hue: float) -> None:
     shot = crowded(seed)
     reading = read_board(Cast(hue, 0.5).apply(shot.image).image)
