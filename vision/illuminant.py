@@ -125,9 +125,9 @@ def lamp_gains(image: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray | None
     pixels) differ by less than ``cfg.lamp_ratio``, and their green lies no more than
     ``cfg.room_green`` above the line from amber to blue that room lights keep to
     (`_green_excess`; a green lamp whose clipped channel hides its ratio is off it). A grey
-    image has no lamp. The white
-    patch takes the brightest surfaces to be white: a picture with nothing white in it (an
-    empty board of warm wood filling the frame) can show the wood's own colour as a lamp."""
+    image has no lamp. The white patch takes the brightest surfaces to be white: a picture
+    with nothing white in it (an empty board of warm wood filling the frame) can show the
+    wood's own colour as a lamp."""
     if image.ndim == 2:
         return None
     gains = _sampled_gains(_bgr(image), cfg)
