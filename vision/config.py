@@ -910,6 +910,20 @@ class LightConfig:
     """The lamp's gains are read off at most this many pixels, taken evenly over the
     picture: the percentile of a quarter million pixels is that of the whole to within a
     grey level, at a fraction of the cost for a 12 MP photo."""
+    room_green: float = 0.3
+    """A picture whose brightest surfaces' green lies more than this above the rest
+    (natural log of the green gain over the geometric mean of the red and blue ones:
+    `white_gains`) was taken under a green lamp, whatever ``lamp_ratio`` says. Every room
+    light, daylight, a bulb or a tube, is near a glowing body's light, which runs from amber
+    to blue with green midway between red and blue; a camera's white balance moves it along
+    that line. Only a tube leans green a little, and wood that fills the frame (yellow: its
+    green above the mean of its red and blue) shows as green at most: photos from four
+    sources reach 0.19, a pale to deep yellow wood 0.05 to 0.17. Green mixed into half a
+    lamp's light gives 0.5 even where it clips the white stones' green, which keeps the
+    strongest gain over the weakest under ``lamp_ratio``. A lamp off that line on the other
+    side (magenta, red) is left to ``lamp_ratio``: it clips red and blue, the wood's
+    strongest channels, and balancing what is left of them misread more points than it
+    mended on the dev photos under magenta and red casts of 0.3 and 0.6."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -122,16 +122,27 @@ def lamp_gains(image: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray | None
     """(3,) the coloured lamp's gains per BGR channel of ``image`` (uint8 BGR or BGRA),
     relative to the strongest (which is 1), or None where the light is a room's: the
     brightest surfaces' channels (`white_gains`, read off at most ``cfg.gain_sample``
-    pixels) differ by less than ``cfg.lamp_ratio``. A grey image has no lamp. The white
-    patch takes the brightest surfaces to be white: a picture with nothing white in it (an
-    empty board of warm wood filling the frame) can show the wood's own colour as a lamp."""
+    pixels) differ by less than ``cfg.lamp_ratio``, and their green lies no more than
+    ``cfg.room_green`` above the line from amber to blue that room lights keep to
+    (`_green_excess`; a green lamp whose clipped channel hides its ratio is off it). A grey
+    image has no lamp. The white patch takes the brightest surfaces to be white: a picture
+    with nothing white in it (an empty board of warm wood filling the frame) can show the
+    wood's own colour as a lamp."""
     if image.ndim == 2:
         return None
     gains = _sampled_gains(_bgr(image), cfg)
-    if gains.max() < cfg.lamp_ratio * gains.min():
+    if (gains.max() < cfg.lamp_ratio * gains.min()
+            and _green_excess(gains) <= cfg.room_green):
         return None
     out: np.ndarray = gains / gains.max()
     return out
+
+
+def _green_excess(gains: np.ndarray) -> float:
+    """How far the green gain of BGR ``gains`` (3,) lies above the geometric mean of the
+    blue and red ones, as a natural log: off the amber-to-blue line of room lights."""
+    logs = np.log(np.maximum(gains, 1e-3))
+    return float(logs[1] - 0.5 * (logs[0] + logs[2]))
 
 
 def balanced(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
