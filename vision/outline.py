@@ -163,6 +163,22 @@ def figure(lab: np.ndarray, middle: list[np.ndarray],
     return out
 
 
+def textured(bgr: np.ndarray, cfg: OutlineConfig = OUTLINE) -> np.ndarray:
+    """The mask (uint8, 255) of where ``bgr`` (H, W, 3) uint8 has a board's texture: its
+    grey's spread over a Gaussian window ``cfg.texture[0]`` of its longer side wide at
+    least ``cfg.texture[1]`` of its mean there. Stones and lines make a board's face
+    rough at that scale under any light; a lamp's reflection on the table beyond it is a
+    smooth highlight, of the table's colour washed towards the lamp's (as close to the
+    wood's as the wood is to itself once the cast is divided out), and only its
+    smoothness tells it from the board's figure."""
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    sigma = cfg.texture[0] * max(gray.shape)
+    mean = cv2.GaussianBlur(gray, (0, 0), sigma)
+    spread = np.sqrt(np.maximum(cv2.GaussianBlur(gray * gray, (0, 0), sigma) - mean * mean, 0.0))
+    out: np.ndarray = (spread >= cfg.texture[1] * (mean + 1.0)).astype(np.uint8) * 255
+    return out
+
+
 def closed(near: np.ndarray, cfg: OutlineConfig = OUTLINE) -> np.ndarray:
     """The mask ``near`` (uint8, 255 where a pixel has the wood's colour) with its gaps
     up to ``cfg.closing`` of the picture's side closed: the wood between crowded stones is
@@ -353,8 +369,9 @@ def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
     middle = [c for c in wood_colours(lab, cfg) if not surrounds(lab, c, cfg)]
     near = [closed((np.linalg.norm(lab - c[None, None, :], axis=2) < cfg.tolerance)
                    .astype(np.uint8) * 255, cfg) for c in middle]
+    shape = figure(lab, middle, cfg)
     masks = near + [a | b for k, a in enumerate(near) for b in near[k + 1:]] \
-        + [closed(figure(lab, middle, cfg), cfg)]
+        + [closed(shape, cfg), closed(shape & textured(small, cfg), cfg)]
     found: list[tuple[float, Outline]] = []
     regions: list[np.ndarray] = []
     for m in masks:
