@@ -18,7 +18,10 @@ of the picture's border) is tried as the slab: on a board crowded with stones th
 shows only as a thin net, split into several colours by the light, but wood and stones
 together stand out from the table as one four-sided figure. A colour that takes most of
 every side of the picture's border is that ground (`surrounds`), never the wood, even
-where the table fills enough of the middle to be among its commonest colours.
+where the table fills enough of the middle to be among its commonest colours. A lamp's
+reflection on a glossy table beside the board, the table's colour washed towards the lamp's,
+may stand out from the ground as much as the wood does and join the figure; the figure
+where the picture is `textured` (stones and lines; a highlight is smooth) is tried too.
 
 `outlines` returns the candidates, best first; `vision.locate` places the grid inside each
 (the board's margins are known in cells: see `OutlineConfig.margin`) and lets the lines
