@@ -867,6 +867,18 @@ class OutlineConfig:
     towards the tolerance, and a wider majority turns that patch's loose specks into a
     solid figure beside the board."""
 
+    texture: tuple[float, float] = (0.02, 0.25)
+    """A board's face is textured, a lamp's reflection on a glossy table is not
+    (`vision.outline.textured`): the picture's grey's spread (standard deviation) over a
+    Gaussian window of the first share of its longer side (half a cell of a board filling
+    the frame's width: a stone or a stretch of lines and the wood around it, and the
+    window's tails reach over the board's margin of half a cell to a cell) is at least
+    the second share of its mean there. Black stones on wood darken it by half and more,
+    white ones lift it, so a crowded board's spread is 0.4 of its mean and more under any
+    light (a lamp's level or colour scales both alike); a highlight is a smooth blur of
+    the lamp (its spread a tenth of its mean), a table's grain and a dim room's noise
+    vary it by under a tenth."""
+
     @property
     def reach(self) -> tuple[float, float]:
         """(inside, outside): how far (cells) the grid's outer lines may lie inside and

@@ -18,7 +18,10 @@ of the picture's border) is tried as the slab: on a board crowded with stones th
 shows only as a thin net, split into several colours by the light, but wood and stones
 together stand out from the table as one four-sided figure. A colour that takes most of
 every side of the picture's border is that ground (`surrounds`), never the wood, even
-where the table fills enough of the middle to be among its commonest colours.
+where the table fills enough of the middle to be among its commonest colours. A lamp's
+reflection on a glossy table beside the board, the table's colour washed towards the lamp's,
+may stand out from the ground as much as the wood does and join the figure; the figure
+where the picture is `textured` (stones and lines; a highlight is smooth) is tried too.
 
 `outlines` returns the candidates, best first; `vision.locate` places the grid inside each
 (the board's margins are known in cells: see `OutlineConfig.margin`) and lets the lines
@@ -160,6 +163,22 @@ def figure(lab: np.ndarray, middle: list[np.ndarray],
     for colour in colours[:cfg.ground_colours]:
         ground |= np.linalg.norm(lab - colour[None, None, :], axis=2) < cfg.tolerance
     out: np.ndarray = cv2.medianBlur((~ground).astype(np.uint8) * 255, cfg.speck | 1)
+    return out
+
+
+def textured(bgr: np.ndarray, cfg: OutlineConfig = OUTLINE) -> np.ndarray:
+    """The mask (uint8, 255) of where ``bgr`` (H, W, 3) uint8 has a board's texture: its
+    grey's spread over a Gaussian window ``cfg.texture[0]`` of its longer side wide at
+    least ``cfg.texture[1]`` of its mean there. Stones and lines make a board's face
+    rough at that scale under any light; a lamp's reflection on the table beyond it is a
+    smooth highlight, of the table's colour washed towards the lamp's (as close to the
+    wood's as the wood is to itself once the cast is divided out), and only its
+    smoothness tells it from the board's figure."""
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    sigma = cfg.texture[0] * max(gray.shape)
+    mean = cv2.GaussianBlur(gray, (0, 0), sigma)
+    spread = np.sqrt(np.maximum(cv2.GaussianBlur(gray * gray, (0, 0), sigma) - mean * mean, 0.0))
+    out: np.ndarray = (spread >= cfg.texture[1] * (mean + 1.0)).astype(np.uint8) * 255
     return out
 
 
@@ -353,8 +372,9 @@ def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
     middle = [c for c in wood_colours(lab, cfg) if not surrounds(lab, c, cfg)]
     near = [closed((np.linalg.norm(lab - c[None, None, :], axis=2) < cfg.tolerance)
                    .astype(np.uint8) * 255, cfg) for c in middle]
+    shape = figure(lab, middle, cfg)
     masks = near + [a | b for k, a in enumerate(near) for b in near[k + 1:]] \
-        + [closed(figure(lab, middle, cfg), cfg)]
+        + [closed(shape, cfg), closed(shape & textured(small, cfg), cfg)]
     found: list[tuple[float, Outline]] = []
     regions: list[np.ndarray] = []
     for m in masks:
