@@ -665,8 +665,10 @@ class StoneConfig:
     the point a stone on it is seen at: inside the first, its top (a stone is about 0.95
     of a cell across, its dome brightest over its middle); from the second to the third,
     its edge, where the dome turns away from the light and darkens, with the thin shadow it
-    casts beyond it, whatever the stone's size within a set and a little off its point. A
-    glint on bare wood has no such ring: it follows the light, not the point."""
+    casts beyond it, whatever the stone's size within a set; a ray that darkens before the
+    second is no rim (the stone, 0.95 of a cell across, is centred on its point within a
+    tenth of a cell, or it is another point's). A glint on bare wood has no such ring: it
+    follows the light, not the point."""
     ceiling_rim_rays: int = 8
     """Rays from the point along which the rim is looked for: at 30 and 60 degrees from
     the lines in each quarter, so that the grid lines (darker than the wood) never stand

@@ -651,9 +651,10 @@ def _stone_rim(f: PointFeatures, cfg: StoneConfig = STONES) -> np.ndarray:
     stone on it would be seen (``f.points``), that cross a stone's rim: along the ray,
     the rectified lightness (``f.smooth``) somewhere in the edge band of
     ``cfg.ceiling_rim`` lies ``cfg.ceiling_rim_dip`` of the board's wood lightness under
-    its median over the stone's top; 0 where no two opposite rays both cross it. A white
-    stone at the sensor's ceiling is as light as the wood, but its dome darkens at its edge
-    all round; a glint on bare wood does not, and where it fades it fades on one side."""
+    its median over the stone's top, and nowhere nearer the point; 0 where no two opposite
+    rays both cross it. A white stone at the sensor's ceiling is as light as the wood, but
+    its dome darkens at its edge all round; a glint on bare wood does not, and where it
+    fades it fades on one side."""
     n = f.light.shape[0]
     c = cfg.cell
     top, start, end = cfg.ceiling_rim
@@ -669,8 +670,12 @@ def _stone_rim(f: PointFeatures, cfg: StoneConfig = STONES) -> np.ndarray:
     along = f.smooth[np.clip(np.round(ys).astype(int), 0, h - 1),
                      np.clip(np.round(xs).astype(int), 0, w - 1)]
     crest = np.median(along[:, :, steps <= top], axis=-1)
+    dip = cfg.ceiling_rim_dip * max(f.level, 1.0)
     edge = along[:, :, (steps >= start) & (steps <= end)].min(axis=-1)
-    crossed = crest - edge >= cfg.ceiling_rim_dip * max(f.level, 1.0)
+    # Centred on its point: the stone's top runs unbroken out to the edge band; a stone
+    # off the point (or a grid laid off the stones) darkens a ray before it.
+    early = crest - along[:, :, steps < start].min(axis=-1) >= dip
+    crossed = (crest - edge >= dip) & ~early
     # Ray k + rays / 2 points the opposite way: a glint fading on one side of the point
     # darkens no ray's opposite; a stone's edge lies on both sides of it.
     half = rays // 2
