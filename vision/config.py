@@ -675,6 +675,56 @@ class StoneConfig:
     ordinary judgement. The confidence a point read so is promised to be right at (issue
     19): the doubted confidence, so that what lies over a hand or a sleeve, flat and wide,
     does not count as a stone read surely."""
+    ceiling_rise: float = 0.5
+    """Where the wood is lit so near the sensor's ceiling that a white stone cannot rise
+    `white_rise` over it (`vision.stones.white_at_ceiling`), a point may be a white stone
+    only if it rose at least this share of the room left under the ceiling over the wood:
+    a white stone, lighter than the wood in any light, clips at the ceiling or nearly."""
+    ceiling_hidden: tuple[float, float] = (0.25, 0.75)
+    """There, a point may be a white stone only if its cross of lines shows under the first
+    many times `line_seen`, and every arm of it along the board under the second: a stone
+    hides them all, while on a bare point near the ceiling they are ink still darker than
+    the wood. (An arm looks further out than the cross, where a small stone or one a
+    little off its point may let a line show.)"""
+    ceiling_reach: int = 2
+    """And only if the lines show (`ceiling_shown`) at points read empty within this many
+    points of it (the 5x5 around it, in the same light), whose wood is near the ceiling too:
+    proof that a bare point there would show its lines."""
+    ceiling_shown: float = 0.5
+    """A cross of lines showing this many times `line_seen` shows there: near the ceiling
+    the ink's contrast against the wood is squeezed, and the crosses of bare points show
+    less than `line_seen`, still far above a stone's (about 0)."""
+    ceiling_around: int = 2
+    """How many such points at least: one could be a stone's shadow's edge or a line's
+    glint; two agree."""
+    ceiling_unsure: float = 0.5
+    """The confidence at most of a point near the ceiling that may be a white stone (it
+    rose enough, its lines are hidden) but around which no lines show to tell: the wood
+    and its lines clipped alike look the same with or without a white stone on them."""
+    ceiling_rim: tuple[float, float, float] = (0.25, 0.36, 0.62)
+    """Where a white stone's round edge lies (`vision.stones._stone_rim`), in cells from
+    the point a stone on it is seen at: inside the first, its top (a stone is about 0.95
+    of a cell across, its dome brightest over its middle); from the second to the third,
+    its edge, where the dome turns away from the light and darkens, with the thin shadow it
+    casts beyond it, whatever the stone's size within a set; a ray that darkens before the
+    second is no rim (the stone, 0.95 of a cell across, is centred on its point within a
+    tenth of a cell, or it is another point's). A glint on bare wood has no such ring: it
+    follows the light, not the point."""
+    ceiling_rim_rays: int = 8
+    """Rays from the point along which the rim is looked for: at 30 and 60 degrees from
+    the lines in each quarter, so that the grid lines (darker than the wood) never stand
+    in for a stone's edge."""
+    ceiling_rim_dip: float = 0.015
+    """A ray crosses the rim where the edge darkens this share of the board's wood
+    lightness under the stone's top (4 grey levels on wood at 250): over the noise of
+    clipped wood blurred over `line_smooth` (0 to 2 levels), under the soft shading of a
+    stone's edge, whose surface there turns away from any lamp above the board."""
+    ceiling_rim_share: float = 0.5
+    """A point may be a white stone at the ceiling only where its rim shows on at least
+    this share of the rays, two opposite ones among them: a stone's edge rings it (a glint
+    washing out a point from one side brightens the wood past it on that side, and fades
+    on the other), and its confidence rises from one half there to sure where every ray
+    shows it."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -579,11 +579,124 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES, light: LightConfig = LIG
         labels, confidence = _judge(f, wood, local_wood(f.centre_chroma, dirty, cfg.wood_reach,
                                                         spare=bare),
                                     np.maximum(wood, nearest), level, cfg)
+    labels, confidence = white_at_ceiling(f, labels, confidence, cfg, light)
     black_light = nearest if cfg.wood_passes < 1 else np.maximum(wood, nearest)
     labels, confidence = off_point(
         f, labels, confidence, black_light, cfg,
         honest=lambda: doubt(f, labels, confidence, cfg, first=first))
     return (*_two_sets(f, labels, confidence, level, cfg), first)
+
+
+def white_at_ceiling(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
+                     cfg: StoneConfig = STONES, light: LightConfig = LIGHT
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """``labels`` and ``confidence`` (size, size) with the white stones the exposure hid
+    read: where the wood is lit so near the sensor's ceiling (``light``'s, `at_ceiling`)
+    that a white stone, clipped there, cannot rise `white_rise` over it, lightness alone
+    cannot tell a white stone from the wood. What can: the grid lines are ink, far darker
+    than the wood, and still show on wood near the ceiling, where a stone hides them.
+
+    A point read empty is read white where its wood (the clean cell centres nearest it)
+    is grey (under `white_wood_chroma`: wood with colour tells a white stone by losing
+    it) and leaves less room under the ceiling than `white_rise`, it rose at least
+    ``cfg.ceiling_rise`` of that room over the wood (anything not darker, where the wood
+    is at the ceiling), its cross of lines and every arm of it along the board are hidden
+    (``cfg.ceiling_hidden`` times `line_seen` of the board's wood lightness), and the lines
+    show (``cfg.ceiling_shown`` times `line_seen`) at ``cfg.ceiling_around`` points at
+    least read empty within ``cfg.ceiling_reach`` points of it whose wood is near the
+    ceiling too: there, a bare point would show them (where the wood leaves no room to
+    rise in, and so nothing but the lines tells, they must show `line_seen` there, the
+    bar of a plainly seen cross anywhere), and a stone's rim rings it on
+    ``cfg.ceiling_rim_share`` of the rays at least (`_stone_rim`: a glint that washed a
+    bare point's lines out has none). Its confidence is how far the weakest of the tests
+    at the point (rise, cross, arms, rim) lies past its bar (`_sure`): one half where the
+    rim shows on just that share. Where no lines show around it (the wood and its lines
+    clipped alike, or a grey floor with no lines), or no rim rings it, nothing tells
+    surely: such a point keeps its reading at no more than ``cfg.ceiling_unsure``."""
+    level = max(f.level, 1.0)
+    dirty, spare = _stone_covered(labels != Cell.EMPTY), bare_wood(f, cfg)
+    wood = local_wood(f.centre_light, dirty, cfg.wood_reach, spare=spare)
+    ceiling = _grey_lightness(light.clip_level)
+    room = np.maximum(ceiling - wood, 0.0)
+    # Near the ceiling, and grey: wood with colour to lose tells a white stone by losing
+    # it (`white_wood_chroma`); only grey wood (a grey photo, or wood clipped white in
+    # every channel) needs the lines.
+    grey = local_wood(f.centre_chroma, dirty, cfg.wood_reach, spare=spare) < cfg.white_wood_chroma
+    near = ((1.0 + cfg.white_rise) * wood > ceiling) & grey
+    rise = f.light - wood
+    need = cfg.ceiling_rise * room
+    # Under a grey level of room no rise tells (only "not darker than the wood" is left to
+    # ask): then the crosses around must show plainly, as `line_seen` asks anywhere.
+    bar = np.where(need >= 1.0, cfg.ceiling_shown * cfg.line_seen, cfg.line_seen)
+    n = labels.shape[0]
+    r = cfg.ceiling_reach
+    padded = np.pad((labels == Cell.EMPTY) & near & (f.lines / level >= cfg.ceiling_shown
+                                                     * cfg.line_seen), r)
+    lines = np.pad(f.lines / level, r)
+    around = np.zeros(labels.shape, np.int64)
+    for dy in range(-r, r + 1):
+        for dx in range(-r, r + 1):
+            if (dy, dx) != (0, 0):
+                there = (slice(r + dy, r + dy + n), slice(r + dx, r + dx + n))
+                around += padded[there] & (lines[there] >= bar)
+    cross, arm = (cfg.ceiling_hidden[0] * cfg.line_seen, cfg.ceiling_hidden[1] * cfg.line_seen)
+    plainest, _ = _plainest_arm(f.arms)
+    hidden = np.minimum((cross - f.lines / level) / cross,
+                        (arm - np.maximum(plainest, 0.0) / level) / arm)
+    risen = np.where(need >= 1.0, (rise - need) / np.maximum(need, 1.0),
+                     np.where(rise >= 0, 1.0, -1.0))
+    margin = np.minimum(hidden, risen)
+    candidate = (labels == Cell.EMPTY) & near & (margin > 0)
+    # A stone's round edge rings it; a glint that washed the lines out does not.
+    share = cfg.ceiling_rim_share
+    ringed = np.full(labels.shape, -1.0)
+    if candidate.any():  # on most boards no point is: the rim is looked for only then
+        ringed = (_stone_rim(f, cfg) - share) / (1.0 - share)
+    margin = np.minimum(margin, ringed)
+    white = candidate & (ringed >= 0) & (around >= cfg.ceiling_around)
+    unsure = candidate & ~white
+    out_labels = np.where(white, Cell.WHITE, labels)
+    out_conf = np.where(white, _sure(margin, cfg),
+                        np.where(unsure, np.minimum(confidence, cfg.ceiling_unsure), confidence))
+    return out_labels, out_conf
+
+
+def _stone_rim(f: PointFeatures, cfg: StoneConfig = STONES) -> np.ndarray:
+    """The share of ``cfg.ceiling_rim_rays`` rays from each point (size, size), where a
+    stone on it would be seen (``f.points``), that cross a stone's rim: along the ray,
+    the rectified lightness (``f.smooth``) somewhere in the edge band of
+    ``cfg.ceiling_rim`` lies ``cfg.ceiling_rim_dip`` of the board's wood lightness under
+    its median over the stone's top, and nowhere nearer the point; 0 where no two opposite
+    rays both cross it. A white stone at the sensor's ceiling is as light as the wood, but
+    its dome darkens at its edge all round; a glint on bare wood does not, and where it
+    fades it fades on one side."""
+    n = f.light.shape[0]
+    c = cfg.cell
+    top, start, end = cfg.ceiling_rim
+    rays = cfg.ceiling_rim_rays
+    # Two rays in each quarter, a third and two thirds of the way from one line to the next.
+    quarter, offset = np.divmod(np.arange(rays), 2)
+    angles = np.radians(90.0 * quarter + 30.0 * (1 + offset))
+    steps = np.arange(0.0, end + 0.5 / c, 1.0 / c)
+    pts = f.points.reshape(-1, 2)
+    xs = pts[:, 0, None, None] + np.cos(angles)[None, :, None] * steps * c
+    ys = pts[:, 1, None, None] + np.sin(angles)[None, :, None] * steps * c
+    h, w = f.smooth.shape
+    along = f.smooth[np.clip(np.round(ys).astype(int), 0, h - 1),
+                     np.clip(np.round(xs).astype(int), 0, w - 1)]
+    crest = np.median(along[:, :, steps <= top], axis=-1)
+    dip = cfg.ceiling_rim_dip * max(f.level, 1.0)
+    edge = along[:, :, (steps >= start) & (steps <= end)].min(axis=-1)
+    # Centred on its point: the stone's top runs unbroken out to the edge band; a stone
+    # off the point (or a grid laid off the stones) darkens a ray before it.
+    early = crest - along[:, :, steps < start].min(axis=-1) >= dip
+    crossed = (crest - edge >= dip) & ~early
+    # Ray k + rays / 2 points the opposite way: a glint fading on one side of the point
+    # darkens no ray's opposite; a stone's edge lies on both sides of it.
+    half = rays // 2
+    across = (crossed[:, :half] & crossed[:, half:]).any(axis=1)
+    out: np.ndarray = np.where(across, crossed.mean(axis=1), 0.0).reshape(n, n)
+    return out
 
 
 def stone_bodies(f: PointFeatures, black_light: np.ndarray,

@@ -50,12 +50,6 @@ def bright_grey_board(seed: int, wood: float) -> tuple[np.ndarray, np.ndarray, n
     return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), hom, truth
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 19: in grey photos white stones on wood lit near the ceiling read empty (they "
-    "cannot rise white_rise over it). Lowering the rise needed to half the room left under "
-    "the ceiling on a board of grey wood took the grayscale row (stride 8) from 99.362% to "
-    "99.615% right but from 31 to 29 perfect boards; decided per point (wood near it "
-    "grey), 99.648% and 31 perfect, but it cost the casts 0, 225, 270 and 315 at 0.6"))
 @pytest.mark.parametrize("seed", range(4))
 def test_white_stones_on_grey_wood_lit_near_the_ceiling_are_white(seed: int) -> None:
     # The wood at 238 to 244 of 255: a white stone clipped at 255 rises 4.5% to 7% over it,
