@@ -405,16 +405,6 @@ class LocateConfig:
     board and a steep view (the near band nearer the slab's lit front face, the far one
     foreshortened to a few pixels) part them; right grids of steep crowded synthetic
     boards show up to 0.32. Only the difference past this counts, scaled to [0, 1]."""
-    vouch_runs_past: float = 1.0
-    """How far the thin lines running on past a grid's outer line
-    (`vision.grid_score.edge_shares`, 0 to 1) lower what the black stones vouch for it
-    (`vision.grid_score.vouched`): their share times (1 - this x the worst side's). A
-    board's grid has no line beyond its outer ones, only wood; the stones of a crowded
-    board repeat every cell and vouch for a grid a line or two inside the board's own
-    almost as well, but where the lines between them show, that grid's lines run on past
-    its edge (a dev photo under a colour cast: the stones vouched 0.82 for a grid two
-    columns in, whose lines ran on fully, over the board's own grid at 0.34). Where the
-    stones hide the lines, nothing runs on, and the stones' vouch stands."""
 
 
 @dataclasses.dataclass(frozen=True)

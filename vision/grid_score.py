@@ -143,11 +143,7 @@ def vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | Non
     given), how well the black stones' centres ``stones`` vouch for it: their share on its
     points (`stones_reach`, their bodies looked for where `lift_shift` says they are seen)
     if they reach all four outer lines. If they miss one outer line of an axis, the lines
-    choose between the grid and the one shifted a line off it (`_lines_choose`); where
-    the thin lines run on past an outer line (`edge_shares`) of a grid of the largest
-    of ``config.sizes``, the share is lowered by
-    ``config.locate.vouch_runs_past`` times that (a crowded board's stones vouch for a
-    grid a line or two inside the board's own almost as well as for the board's). A grid of
+    choose between the grid and the one shifted a line off it (`_lines_choose`). A grid of
     fewer lines than the largest of ``config.sizes``, unasked, could be a patch of a bigger
     board: the share is lowered by how far the lines run on past its outer lines
     (`edge_shares`)."""
@@ -161,11 +157,6 @@ def vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | Non
         return fit  # the stones leave an axis free by two lines or more
     ends = np.clip(edge_shares(small, fit, cfg, thin=True), 0.0, 1.0)
     agreement = share * _lines_choose(small, fit, ends, ~reached, cfg)
-    if fit.size == max(config.sizes):
-        # The stones repeat every cell: where the lines show, they tell a grid a line or
-        # more inside the board's own by running on past its outer line (no board is
-        # bigger: past the largest one's outer lines there is only wood).
-        agreement *= max(0.0, 1.0 - cfg.vouch_runs_past * float(ends.max()))
     if size is None and fit.size < max(config.sizes):
         agreement *= 1.0 - float(ends.max())
     return GridFit(fit.homography, fit.size, max(fit.confidence, agreement))
