@@ -701,9 +701,10 @@ class StoneConfig:
     tenth of a cell, or it is another point's). A glint on bare wood has no such ring: it
     follows the light, not the point."""
     ceiling_rim_rays: int = 8
-    """Rays from the point along which the rim is looked for: at 30 and 60 degrees from
-    the lines in each quarter, so that the grid lines (darker than the wood) never stand
-    in for a stone's edge."""
+    """Rays from the point along which the rim is looked for, the same number in each
+    quarter (rounded down to a multiple of four), spread evenly between the lines: at 30
+    and 60 degrees from them with 8, so that the grid lines (darker than the wood) never
+    stand in for a stone's edge."""
     ceiling_rim_dip: float = 0.015
     """A ray crosses the rim where the edge darkens this share of the board's wood
     lightness under the stone's top (4 grey levels on wood at 250): over the noise of

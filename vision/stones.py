@@ -673,10 +673,12 @@ def _stone_rim(f: PointFeatures, cfg: StoneConfig = STONES) -> np.ndarray:
     n = f.light.shape[0]
     c = cfg.cell
     top, start, end = cfg.ceiling_rim
-    rays = cfg.ceiling_rim_rays
-    # Two rays in each quarter, a third and two thirds of the way from one line to the next.
-    quarter, offset = np.divmod(np.arange(rays), 2)
-    angles = np.radians(90.0 * quarter + 30.0 * (1 + offset))
+    per = max(cfg.ceiling_rim_rays // 4, 1)
+    rays = 4 * per
+    # The same rays in each quarter, evenly between one line and the next (a third and two
+    # thirds of the way at two a quarter), never along a line.
+    quarter, offset = np.divmod(np.arange(rays), per)
+    angles = np.radians(90.0 * quarter + 90.0 * (1 + offset) / (per + 1))
     steps = np.arange(0.0, end + 0.5 / c, 1.0 / c)
     pts = f.points.reshape(-1, 2)
     xs = pts[:, 0, None, None] + np.cos(angles)[None, :, None] * steps * c
