@@ -324,17 +324,25 @@ class LocateConfig:
     `vision.grid_candidates.comb_fit`."""
     cells_reach: tuple[float, float] = (0.15, 1.15)
     """The same around the net's cells (stones on the edge hide the outermost ones)."""
-    doubt_weights: tuple[float, float] = (2.0, 0.5)
-    """How much each of a grid's `vision.grid_score.BoardDoubts` (runs past, margin) lowers
-    the board confidence `read_board` reports (`vision.grid_score.trusted`); neither
-    decides which grid is found. On 252 right boards found in the dev photos (untouched and
+    doubt_weights: tuple[float, float, float] = (2.0, 0.5, 1.0)
+    """How much each of a grid's `vision.grid_score.BoardDoubts` (runs past, margin,
+    lopsided) lowers the board confidence `read_board` reports (`vision.grid_score.trusted`:
+    the confidence times (1 - weight x doubt) for each); none decides which grid is found.
+    Runs past and margin: On 252 right boards found in the dev photos (untouched and
     perturbed) and 140 wrong placements of 20 of them (shifted a line each way, 9x9 and
     13x13 patches of a 19x19), the grids' own confidence put 79 wrong placements at 0.2 or
     more; (1, 0) left 3, (2, 0) and (2, 0.5) 1, (1, 1) none but put 3 more right boards
     under 0.2 (a dark colour cast makes the margin unlike the board's inside). On every
     other photo `benchmarks/vision_confidence.py --placements` reads: 301 of 644 wrong
     placements at 0.2 or more before, 2 after; the 77 right boards all stay at 0.2 or
-    more."""
+    more. Lopsided (past ``lopsided_allow``): a board is cut symmetric, its wood the same
+    all round, so the bands just beyond two opposite outer lines look alike on the board's
+    own grid; a grid a row off (a crowded board's stones repeat every cell and vouch for it
+    almost as well) puts one of those bands on the slab's edge or the table and the other
+    on wood. On the row-off grid of a steep full synthetic board (the scenes' "aimed phone
+    50, full, lamp, exposure, resaved", seed 3) the bands differ by 0.72, and its
+    confidence 0.36 falls under 0.2 at weight 1; the board's own grid there differs by
+    0.16."""
     run_min: int = 3
     """A straight run of the line mask is at least this many px long however short the
     length asked for (`vision.grid_candidates.straight_parts`): a printed line is 1 to 3 px
@@ -389,16 +397,6 @@ class LocateConfig:
     where a channel kept a fifth or more of the wood the grey lost, the grey's lines or
     that channel's are left to show the grid, as a board lit past its exposure in one
     colour does."""
-    lopsided_weight: float = 1.0
-    """How much a grid's lopsided margins (`vision.grid_score.BoardDoubts.lopsided`, past
-    ``lopsided_allow``) lower the board confidence `read_board` reports: the confidence
-    times (1 - this x the doubt). A board is cut symmetric, its wood the same all round,
-    so the bands just beyond two opposite outer lines look alike on the board's own grid;
-    a grid a row off (a crowded board's stones repeat every cell and vouch for it almost
-    as well) puts one of those bands on the slab's edge or the table and the other on
-    wood. On the row-off grid of a steep full synthetic board (the scenes' "aimed phone
-    50, full, lamp, exposure, resaved", seed 3) the bands differ by 0.72, and its
-    confidence 0.36 falls under 0.2; the board's own grid there differs by 0.16."""
     lopsided_allow: float = 0.35
     """Opposite margin bands of a board's own grid differ by up to this share of the
     brighter (`vision.grid_score._lopsided`) without doubt: a lamp's fall-off across the

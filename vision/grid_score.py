@@ -285,12 +285,11 @@ def board_doubts(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> BoardDoub
 
 def trusted(confidence: float, doubts: BoardDoubts, cfg: LocateConfig) -> float:
     """The board confidence `read_board` reports for a grid found with ``confidence``: that
-    lowered by its ``doubts``, each weighed by ``cfg.doubt_weights`` (runs past, margin)
-    and ``cfg.lopsided_weight``: the confidence times (1 - weight x doubt) for each, at
-    least 0."""
+    lowered by its ``doubts``, each weighed by ``cfg.doubt_weights`` (runs past, margin,
+    lopsided): the confidence times (1 - weight x doubt) for each, at least 0."""
     out = confidence
-    weights = (*cfg.doubt_weights, cfg.lopsided_weight)
-    for weight, doubt in zip(weights, (doubts.runs_past, doubts.margin, doubts.lopsided)):
+    for weight, doubt in zip(cfg.doubt_weights,
+                             (doubts.runs_past, doubts.margin, doubts.lopsided)):
         out *= max(0.0, 1.0 - weight * doubt)
     return float(out)
 

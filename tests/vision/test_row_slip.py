@@ -93,7 +93,8 @@ def test_margins_unseen_on_one_side_are_no_evidence_of_lopsidedness() -> None:
 
 
 def test_the_weight_is_a_config_field() -> None:
-    quiet = dataclasses.replace(VISION.locate, lopsided_weight=0.0)
+    quiet = dataclasses.replace(VISION.locate,
+                                doubt_weights=(*VISION.locate.doubt_weights[:2], 0.0))
     shot = full_board(3)
     small, to_full = working(shot.image, VISION.locate)
     own = np.linalg.inv(to_full) @ shot.homography
