@@ -613,10 +613,14 @@ def white_at_ceiling(f: PointFeatures, labels: np.ndarray, confidence: np.ndarra
     rim shows on just that share. Where no lines show around it (the wood and its lines
     clipped alike, or a grey floor with no lines), or no rim rings it, nothing tells
     surely: such a point keeps its reading at no more than ``cfg.ceiling_unsure``."""
+    ceiling = _grey_lightness(light.clip_level)
+    # The wood nearest a point is a median of cell centres: where even the lightest centre
+    # leaves a white stone room to rise, no point needs its lines read (most boards).
+    if (1.0 + cfg.white_rise) * float(f.centre_light.max()) <= ceiling:
+        return labels, confidence
     level = max(f.level, 1.0)
     dirty, spare = _stone_covered(labels != Cell.EMPTY), bare_wood(f, cfg)
     wood = local_wood(f.centre_light, dirty, cfg.wood_reach, spare=spare)
-    ceiling = _grey_lightness(light.clip_level)
     room = np.maximum(ceiling - wood, 0.0)
     # Near the ceiling, and grey: wood with colour to lose tells a white stone by losing
     # it (`white_wood_chroma`); only grey wood (a grey photo, or wood clipped white in
