@@ -126,13 +126,19 @@ def _commonest(px: np.ndarray, cfg: OutlineConfig) -> list[np.ndarray]:
     return out
 
 
+def _border_depth(h: int, w: int, cfg: OutlineConfig) -> int:
+    """How deep (px, at least 1) the border of an h x w picture is taken to be:
+    ``cfg.ground`` of its longer side."""
+    return max(1, int(round(cfg.ground * max(h, w))))
+
+
 def surrounds(lab: np.ndarray, colour: np.ndarray, cfg: OutlineConfig = OUTLINE) -> bool:
     """Whether ``colour`` (3,) takes at least ``cfg.ground_sides`` of each of the four
     sides of ``lab``'s border (``cfg.ground`` of its longer side deep; ``lab`` as `_lab`
     gives it): the ground all round a board, which a board itself, cut by the frame or
     filling its width or height, never is (see `OutlineConfig.ground_sides`)."""
     h, w = lab.shape[:2]
-    b = max(1, int(round(cfg.ground * max(h, w))))
+    b = _border_depth(h, w, cfg)
     if 2 * b >= min(h, w):
         return False
     near = np.linalg.norm(lab - colour[None, None, :], axis=2) < cfg.tolerance
@@ -152,7 +158,7 @@ def figure(lab: np.ndarray, middle: list[np.ndarray],
     table. Each pixel then takes the side most of its neighbours ``cfg.speck`` px across
     take: the noise of a dim picture flips single pixels of either across the tolerance."""
     h, w = lab.shape[:2]
-    b = max(1, int(round(cfg.ground * max(h, w))))
+    b = _border_depth(h, w, cfg)
     rim = np.ones((h, w), bool)
     rim[b:h - b, b:w - b] = False
     ground = np.zeros((h, w), bool)
