@@ -16,10 +16,13 @@ lost connection, resending them when the broker is back (a message whose acknowl
 was lost may come twice, which its number tells). The board hands it one message at a
 time, the next once the broker has acknowledged the one before, which keeps them in order:
 paho's own limit on messages in flight does not, as one published while it reconnects can
-go out before those it holds. So a board that loses the broker keeps recording (publishing never blocks and
-never raises) and catches up when it can. The numbering is kept beside the record
-(``GAME.sgf.mqtt-seq``), so a session resumed with ``--resume`` carries on from the last
-number it used.
+go out before those it holds. So a board that loses the broker keeps recording (publishing
+never blocks and never raises) and catches up when it can. An acknowledgement lost on a
+connection that stays up is never asked for again (MQTT 3.1.1 resends only on
+reconnecting), and would hold back every later message: a message unacknowledged for
+ACK_WAIT seconds has the board reconnect, and paho send it again. The numbering is kept
+beside the record (``GAME.sgf.mqtt-seq``), so a session resumed with ``--resume`` carries
+on from the last number it used.
 """
 
 from __future__ import annotations
@@ -58,6 +61,15 @@ RECONNECT_MAX = 2
 first after 1 s, doubling): a restarted broker has every board and hall back within about
 that of taking connections again, and a few hundred clients trying every 2 s are nothing
 to it."""
+
+ACK_WAIT = 3 * KEEPALIVE
+"""Seconds the one message a board holds may wait for the broker's acknowledgement on a live
+connection before the board reconnects, which has paho send it again (marked a duplicate,
+which the hall drops by its number). A broker acknowledges in milliseconds; an
+acknowledgement lost on a connection that stays up (a broker or proxy that drops it) is
+never sent again by MQTT 3.1.1 until a reconnect, and would hold back every later message
+for good. Three keepalives: past the two in which paho itself gives up a silent connection,
+so this only acts on one that is alive but lost the acknowledgement."""
 
 PREFIX = "kifu/v1"
 """The root of every topic kifu publishes; the version changes with an incompatible
@@ -216,6 +228,12 @@ class BoardPublisher:
         _SENDING while it is being handed over."""
         self._early: set[int] = set()
         """Acknowledged before `_pump` had noted them (the ack outran the return)."""
+        self._timer: threading.Timer | None = None
+        """Runs `_overdue` once the held message has waited ACK_WAIT on a live connection."""
+        self._armed = 0
+        """How many times `_timer` was set or stopped: a timer that finds another number
+        was replaced or stopped after it began to run, and does nothing."""
+        self._closed = False
         self._lock = threading.Lock()
         self.failure: str | None = None
         """Why the broker cannot be reached for good (a TLS certificate refused), once seen."""
@@ -243,6 +261,9 @@ class BoardPublisher:
                     properties: Any) -> None:
         if not reason.is_failure:
             client.publish(self._status(), b"online", qos=1, retain=True)
+            with self._lock:
+                if self._pending not in (None, _SENDING):
+                    self._arm()  # paho sends it again now: its wait starts again
             self.connected.set()
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
@@ -267,7 +288,44 @@ class BoardPublisher:
                 self._early.add(mid)
                 return
             self._pending = None
+            self._disarm()
         self._pump()
+
+    def _arm(self) -> None:
+        """Call `_overdue` ACK_WAIT seconds from now, instead of any earlier call set.
+        Holding the lock."""
+        self._disarm()
+        self._timer = threading.Timer(ACK_WAIT, self._overdue, args=(self._armed,))
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _disarm(self) -> None:
+        """Stop the call `_arm` set, if any, even one already running. Holding the lock."""
+        self._armed += 1
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _overdue(self, armed: int) -> None:
+        """The held message has had no acknowledgement for ACK_WAIT seconds: if it still
+        has none and the connection is up, drop the connection (its socket, as a network
+        going would), so that paho reconnects and sends the message again."""
+        with self._lock:
+            if armed != self._armed or self._closed or self._pending in (None, _SENDING):
+                return  # acknowledged, sent again, or closed since
+        if not self.connected.is_set():
+            return  # paho sends it again when back, and on_connect times it afresh
+        sock = self.client.socket()
+        if not isinstance(sock, socket.socket):
+            return
+        print(f"kifu: {self.url.address} has not acknowledged a message for {ACK_WAIT} s; "
+              "reconnecting to send it again", file=sys.stderr, flush=True)
+        try:
+            # The bare socket's shutdown, not TLS's (which would unhook it under paho's
+            # loop): paho's loop reads the end of the connection and reconnects.
+            socket.socket.shutdown(sock, socket.SHUT_RDWR)
+        except OSError:
+            pass  # closed already: paho is reconnecting anyway
 
     def __call__(self, item: Output, time: float) -> None:
         """Publish one output as the next numbered event, then the board and the record
@@ -309,10 +367,12 @@ class BoardPublisher:
                     self._pending = None
                 raise
             with self._lock:
-                if mid not in self._early:
+                early = mid in self._early
+                self._early.clear()  # the rest were acks of messages `_pump` never held
+                if not early:
                     self._pending = mid
+                    self._arm()
                     return
-                self._early.discard(mid)
                 self._pending = None
 
     @property
@@ -329,10 +389,13 @@ class BoardPublisher:
         while time.monotonic() < deadline and self.unsent and self.failure is None:
             time.sleep(0.02)
         done = not self.unsent
+        with self._lock:
+            self._closed = True
+            self._disarm()
         self.client.disconnect()
         self.client.loop_stop()
         return done
 
 
-__all__ = ["KEEPALIVE", "PREFIX", "RECONNECT_MAX", "BoardPublisher", "BrokerUrl",
+__all__ = ["ACK_WAIT", "KEEPALIVE", "PREFIX", "RECONNECT_MAX", "BoardPublisher", "BrokerUrl",
            "check_board_id", "read_seq", "seq_file"]

@@ -202,10 +202,14 @@ class Cable:
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(a, b, alive), daemon=True).start()
 
-    @staticmethod
-    def _pipe(src: socket.socket, dst: socket.socket, alive: threading.Event) -> None:
+    def _carry(self, src: socket.socket) -> Iterator[bytes]:
+        """What to pass on of what ``src`` sends, as it comes: all of it."""
+        while data := src.recv(65536):
+            yield data
+
+    def _pipe(self, src: socket.socket, dst: socket.socket, alive: threading.Event) -> None:
         try:
-            while data := src.recv(65536):
+            for data in self._carry(src):
                 if alive.is_set():
                     dst.sendall(data)
         except OSError:
@@ -251,3 +255,57 @@ class Cable:
         for a, b, _ in silenced:
             self._close(a, b)
         self.server.close()
+
+
+def _packet_header(data: bytes) -> tuple[int, int] | None:
+    """The lengths of the fixed header and of the rest of the MQTT packet at the start of
+    ``data``, or None if ``data`` does not yet hold the whole fixed header."""
+    size, shift = 0, 0
+    for i, byte in enumerate(data[1:5], start=2):
+        size |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return i, size
+    return None
+
+
+class AckEater(Cable):
+    """A Cable that swallows the broker's first acknowledgement (PUBACK) of the first QoS 1
+    message a client publishes whose topic ends with ``topic_end`` and whose payload holds
+    ``marker``: the broker takes the message, but the client never hears so, on a
+    connection that stays up (a broker or proxy losing an acknowledgement). Everything else
+    passes, packet by packet."""
+
+    def __init__(self, target: int, topic_end: str, marker: bytes) -> None:
+        self.topic_end = topic_end.encode()
+        self.marker = marker
+        self.wanted: int | None = None
+        """The packet id of the message whose acknowledgement is to go, once seen."""
+        self.swallowed = threading.Event()
+        super().__init__(target)
+
+    def _carry(self, src: socket.socket) -> Iterator[bytes]:
+        from_client = src.getsockname()[1] == self.port
+        held = b""
+        for data in super()._carry(src):
+            held += data
+            while (header := _packet_header(held)) is not None and len(held) >= sum(header):
+                packet, held = held[:sum(header)], held[sum(header):]
+                if self._passes(packet[0], packet[header[0]:], from_client):
+                    yield packet
+
+    def _passes(self, first: int, body: bytes, from_client: bool) -> bool:
+        """Whether to pass on the packet whose first byte is ``first``, the rest after its
+        fixed header ``body``."""
+        kind, qos = first >> 4, (first >> 1) & 3
+        with self.lock:
+            if from_client and kind == 3 and qos and self.wanted is None:
+                topic_len = int.from_bytes(body[:2], "big")
+                topic, rest = body[2:2 + topic_len], body[2 + topic_len:]
+                if topic.endswith(self.topic_end) and self.marker in rest[2:]:
+                    self.wanted = int.from_bytes(rest[:2], "big")
+            elif (not from_client and kind == 4 and self.wanted is not None
+                  and not self.swallowed.is_set() and body[:2] == self.wanted.to_bytes(2, "big")):
+                self.swallowed.set()
+                return False
+        return True

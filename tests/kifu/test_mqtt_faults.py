@@ -17,14 +17,18 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from kifu.cmd_hall import Subscriber
 from kifu.hall import Hall
-from kifu.mqtt import KEEPALIVE, BoardPublisher, BrokerUrl
+import kifu.mqtt
+from kifu.broker import EmbeddedBroker
+from kifu.mqtt import KEEPALIVE, RECONNECT_MAX, BoardPublisher, BrokerUrl
 from rules import Game, Point
 
-from ..mqtt_broker import Broker, Cable, Listener, broker, hall_page  # noqa: F401
+from ..mqtt_broker import (AckEater, Broker, Cable, Listener, broker, free_port,  # noqa: F401
+                           hall_page)
 
 WILL_WITHIN = KEEPALIVE * 1.5 + 5
 """The broker gives up on a silent client 1.5 keepalives after its last word (MQTT 3.1.1,
@@ -135,6 +139,54 @@ def test_a_killed_session_shows_offline_by_its_last_will(
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+def test_a_lost_acknowledgement_holds_the_board_back_for_ack_wait_not_for_good(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A proxy between board and broker swallows the broker's acknowledgement of event 2,
+    on a connection that stays up: MQTT 3.1.1 never asks for it again, so without more the
+    board would hold every later message back for good. After ACK_WAIT it reconnects and
+    paho sends event 2 again; the moves played meanwhile reach the hall, which shows each
+    event once, with no gap. (kifu's embedded broker: it needs no system package.)"""
+    monkeypatch.setattr(kifu.mqtt, "ACK_WAIT", 2.0)
+    embedded = EmbeddedBroker(free_port()).start()
+    proxy = AckEater(embedded.port, "/events", b'"seq": 2,')
+    raw = Listener(embedded.port, "kifu/v1/club/5/events", client_id="raw-5")
+    game = Game("chinese", 9)
+    publisher = BoardPublisher(BrokerUrl("127.0.0.1", proxy.port, "club"), "5", game,
+                               lambda: b"(;)")
+    try:
+        with hall_page(BrokerUrl("127.0.0.1", embedded.port, "club")) as (_, subscriber):
+            assert subscriber.subscribed.wait(10)
+            publisher.start()
+            for v in ["D4", "E5"]:
+                publisher(game.play(Point.from_gtp(v)), 0.0)
+            assert proxy.swallowed.wait(10), "event 2 was never acknowledged by the broker"
+            for v in ["C3", "F6"]:
+                publisher(game.play(Point.from_gtp(v)), 0.0)
+
+            def hall_seq() -> int:
+                with subscriber.lock:
+                    board = subscriber.hall.boards.get("5")
+                    return board.event_seq if board is not None else 0
+
+            # ACK_WAIT, the first try to reconnect (1 s), and some seconds on a busy machine.
+            took = _wait(lambda: hall_seq() == 4, 2.0 + RECONNECT_MAX + 10)
+            assert took is not None, f"the hall got to event {hall_seq()}, not 4"
+            with subscriber.lock:
+                board = subscriber.hall.boards["5"]
+                assert [e["seq"] for e in board.events] == [1, 2, 3, 4]
+                assert board.missed == 0
+            assert raw.wait_for(lambda m: len(m) >= 5, 5)
+            heard = [json.loads(p)["seq"] for p in raw.on("events")]
+            assert sorted(heard) == [1, 2, 2, 3, 4], heard  # event 2 sent again, once
+            print(f"\nlost acknowledgement: events 3 and 4 on the hall {took:.2f} s after "
+                  "being played (ACK_WAIT 2 s)")
+            assert publisher.close()
+    finally:
+        raw.close()
+        proxy.close()
+        embedded.stop()
 
 
 class Shown:
