@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -265,3 +266,45 @@ def test_paho_is_handed_one_message_at_a_time_the_next_once_the_broker_took_it()
         board._on_publish(client, None, client.handed[-1][1], None, None)  # the broker's ack
         assert client.handed[-1][0] == f"kifu/v1/club/2/{leaf}"
     assert len(client.handed) == 6 and board.unsent == 9 - 5
+
+
+class Wired(Recording):
+    """A Recording whose connection is one end of a socket pair, the broker's end ``far``:
+    the far end reads the connection's end when the board drops it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.near, self.far = socket.socketpair()
+
+    def socket(self) -> socket.socket:  # type: ignore[override]
+        return self.near
+
+
+def test_only_a_message_unacknowledged_for_ack_wait_drops_the_connection(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Messages each acknowledged within ACK_WAIT, though together they take longer, leave
+    the connection up; the next one, never acknowledged, has it dropped after ACK_WAIT."""
+    monkeypatch.setattr(kifu.mqtt, "ACK_WAIT", 1.0)
+    client = Wired()
+    game = Game("chinese", 9)
+    board = BoardPublisher(BrokerUrl("127.0.0.1", 1, "club"), "2", game, lambda: b"(;)",
+                           client=client)
+    board.connected.set()
+    try:
+        board(game.play(Point.from_gtp("D4")), 0.0)
+        for _ in range(3):  # its event, state and record, each in half of ACK_WAIT
+            time.sleep(0.5)
+            board._on_publish(client, None, client.handed[-1][1], None, None)
+        assert board.unsent == 0
+        client.far.settimeout(0.5)
+        with pytest.raises(TimeoutError):
+            client.far.recv(1)  # still connected
+        board(game.play(Point.from_gtp("E5")), 0.0)
+        t0 = time.monotonic()
+        client.far.settimeout(10)
+        assert client.far.recv(1) == b""  # the board dropped the connection
+        assert time.monotonic() - t0 >= 1.0 - 0.05
+    finally:
+        board.close(timeout=0)
+        client.near.close()
+        client.far.close()
