@@ -56,6 +56,10 @@ current `LocateConfig.doubt_weights` (`Record.board_confidence`), and
 `vision_confidence.py --calibration` then take seconds. Delete it after any change to the
 reader (the records hold its raw figures), then refit: ``--records NEW --write``.
 
+Photos are found relative to the manifest's folder (`benchmarks.manifest_photos`); one the
+manifest names that is missing or cannot be read is an input error: named on stderr, exit
+status 2.
+
 Cost, at the default strides: 1,034 photo readings (155 photos) took 256 s of one core and
 the 54 scenes about 125 s; with the fit, about 6.5 minutes (13 of wall time on a machine
 shared with other work). The calibration in `vision.calibrated` was fitted at photo stride
@@ -81,8 +85,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.vision_robustness import (  # noqa: E402
-    numbered_rows, open_photo, over_photos, reference)
+from benchmarks.manifest_photos import (  # noqa: E402
+    PhotoUnreadable, numbered_rows, open_photo, read_image, say_missing, say_unreadable)
+from benchmarks.vision_robustness import over_photos, reference  # noqa: E402
 from tests.vision.misreads import SPOILERS, scene  # noqa: E402
 from vision import BoardNotFound, Reading, read_board  # noqa: E402
 from vision.calibration import (  # noqa: E402
@@ -272,10 +277,10 @@ def _timed(image: np.ndarray) -> tuple[Reading | None, float]:
 
 def photo_records(base: Path, index: int, row: dict[str, object],
                   perturbations: Sequence[Perturbation]) -> list[Record]:
-    """``row``'s photo read raw, untouched and under each of ``perturbations``."""
-    photo = open_photo(base, row, _timed)
-    if photo is None:
-        return []
+    """``row``'s photo read raw, untouched and under each of ``perturbations``;
+    `PhotoUnreadable` if it cannot be read."""
+    photo = open_photo(base, row, _timed, strict=True)
+    assert photo is not None  # strict: raised instead
     untouched, plain = photo.reading, photo.corners
     truth, mirror = reference(row, untouched) if has_truth(row) else (None, False)
     size = row.get("size") or (len(truth) if truth else None)
@@ -368,7 +373,8 @@ def placement_records(base: Path, records: Sequence[Record], stride: int) -> lis
     patches of a smaller size) placed in the untouched photo, each weighed and read as
     `read_board` weighs and reads the grid it finds (the grid's confidence and doubts in
     the working image, the stones through the lattice). All wrong: a line off is a cell
-    off at every corner, a patch of the wrong size."""
+    off at every corner, a patch of the wrong size. `PhotoUnreadable` if a photo cannot
+    be read."""
     from vision.config import VISION
     from vision.grid import GridFit
     from vision.grid_score import board_doubts, confidence
@@ -378,8 +384,8 @@ def placement_records(base: Path, records: Sequence[Record], stride: int) -> lis
              and r.homography is not None and r.labels is not None][::stride]
     out = []
     for r in right:
-        image = cv2.imread(str(base / r.image), cv2.IMREAD_COLOR)
-        if image is None or r.homography is None or r.labels is None:
+        image = read_image(base / r.image)
+        if r.homography is None or r.labels is None:
             continue
         small, to_full = working(image, VISION.locate)
         lit = under_white(image, VISION.light)
@@ -437,7 +443,8 @@ def load_or_collect(manifest: Path, records: Path | None, photo_stride: int,
     """The records kept in ``records`` if it exists, else collected (``scenes`` synthetic
     scenes of each kind, then the photos, the grids mistaken for the board's in every
     ``mistaken``-th of them (`placement_records`; none if 0), then ``board_scenes`` boards
-    of each `board_scene_records` row) and kept there."""
+    of each `board_scene_records` row) and kept there. `PhotoUnreadable` if a photo
+    cannot be read."""
     if records is not None and records.is_file():
         with records.open("rb") as f:
             kept: list[Record] = pickle.load(f)
@@ -537,10 +544,16 @@ def main(argv: list[str] | None = None) -> int:
         print("--photo-stride, --perturb-stride and --jobs take a whole number >= 1",
               file=sys.stderr)
         return 2
+    if not (args.records and args.records.is_file()) and \
+            say_missing(args.manifest, manifest_rows(args.manifest, args.photo_stride)):
+        return 2
     t0 = time.perf_counter()
-    records = load_or_collect(args.manifest, args.records, args.photo_stride,
-                              args.perturb_stride, args.scenes, args.jobs, args.progress,
-                              args.board_scenes, args.mistaken)
+    try:
+        records = load_or_collect(args.manifest, args.records, args.photo_stride,
+                                  args.perturb_stride, args.scenes, args.jobs, args.progress,
+                                  args.board_scenes, args.mistaken)
+    except PhotoUnreadable as exc:
+        return say_unreadable(args.manifest, exc)
     t1 = time.perf_counter()
     cal = fit(records)
     fitted = [r for r in records if r.source != BOARD_SCENE_SOURCE]

@@ -1,7 +1,9 @@
 """A manifest's photos, opened and read the one way every vision benchmark reads them: the
 rows of the manifest (JSON lines), each photo's path (relative to the manifest's folder),
 the photo read untouched, the board's extent taken from it, and the photo read under each
-perturbation of `vision.perturb`, perturbed by that extent."""
+perturbation of `vision.perturb`, perturbed by that extent. A photo the manifest names that
+is missing or cannot be read is an input error to the benchmarks that say so
+(`say_missing`, `PhotoUnreadable`: named on stderr, exit status 2)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import dataclasses
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +63,68 @@ def numbered_rows(manifest: Path) -> list[tuple[int, dict[str, Any]]]:
             if line.strip()]
 
 
+def chosen_rows(manifest: Path, only: str | None = None, stride: int = 1
+                ) -> list[tuple[int, dict[str, Any]]]:
+    """Every ``stride``-th of the `numbered_rows` of ``manifest`` whose image's path holds
+    ``only`` (all if None): the photos a benchmark's ``--only`` and ``--stride`` pick."""
+    return [(i, r) for i, r in numbered_rows(manifest)
+            if not only or only in str(r["image"])][::stride]
+
+
 def photo_path(base: Path, row: dict[str, Any]) -> Path:
     """Where ``row``'s photo is: its ``image`` under ``base``, the manifest's folder."""
     return base / str(row["image"])
+
+
+class PhotoUnreadable(Exception):
+    """A photo the manifest names cannot be read (its path: the message)."""
+
+
+def load_image(path: Path) -> np.ndarray | None:
+    """The photo at ``path`` (uint8 BGR), or None if it is missing or not an image."""
+    image: np.ndarray | None = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    return image
+
+
+def read_image(path: Path) -> np.ndarray:
+    """The photo at ``path`` (uint8 BGR); `PhotoUnreadable` naming it if it is missing or
+    not an image."""
+    image = load_image(path)
+    if image is None:
+        raise PhotoUnreadable(str(path))
+    return image
+
+
+def photo_image(base: Path, row: dict[str, Any]) -> np.ndarray:
+    """``row``'s photo (under ``base``, uint8 BGR); `PhotoUnreadable` naming its path if it
+    is missing or not an image."""
+    return read_image(photo_path(base, row))
+
+
+def missing_photos(manifest: Path, rows: Iterable[tuple[int, dict[str, Any]]]) -> list[Path]:
+    """The photos of ``rows`` (of ``manifest``) that are not there."""
+    paths = [photo_path(manifest.parent, row) for _, row in rows]
+    return [path for path in paths if not path.is_file()]
+
+
+def say_missing(manifest: Path, rows: Iterable[tuple[int, dict[str, Any]]]) -> bool:
+    """Whether any photo of ``rows`` (of ``manifest``) is not there; the first ten said on
+    stderr, each with its path, and how many more."""
+    missing = missing_photos(manifest, rows)
+    for path in missing[:10]:
+        print(f"{path}: no such photo (named in {manifest}; photos are found relative "
+              "to the manifest's folder)", file=sys.stderr)
+    if len(missing) > 10:
+        print(f"... and {len(missing) - 10} more photos missing", file=sys.stderr)
+    return bool(missing)
+
+
+def say_unreadable(manifest: Path, exc: PhotoUnreadable, hint: str = "") -> int:
+    """Say on stderr that the photo of ``exc``, named in ``manifest``, cannot be read (then
+    ``hint``, if any, in brackets); the exit status of an input error, 2."""
+    print(f"{exc}: named in {manifest}, cannot be read" + (f" ({hint})" if hint else ""),
+          file=sys.stderr)
+    return 2
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,12 +143,13 @@ class Photo:
     why: str | None = None
 
 
-def open_photo(base: Path, row: dict[str, Any], read: Reader = timed_read) -> Photo | None:
-    """``row``'s photo (under ``base``) opened and read by ``read``; None, said on stderr
-    naming the photo's path, if it cannot be opened. The extent's size is the row's
-    ``size``, else the reading's."""
+def open_photo(base: Path, row: dict[str, Any], read: Reader = timed_read,
+               strict: bool = False) -> Photo | None:
+    """``row``'s photo (under ``base``) opened and read by ``read``; if it cannot be opened,
+    None, said on stderr naming the photo's path, or with ``strict`` `PhotoUnreadable`
+    naming it. The extent's size is the row's ``size``, else the reading's."""
     path = photo_path(base, row)
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    image = read_image(path) if strict else load_image(path)
     if image is None:
         print(f"cannot read {path}", file=sys.stderr)
         return None

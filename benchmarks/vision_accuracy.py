@@ -28,15 +28,17 @@ turned with it) and prints one table per turn: the reader should not care.
 the public set it was copied from; its first folder where a row names none), the unit of
 "leave one source out" (issue 19): a change that helps one source and costs another is
 seen there.
+
+Photos are found relative to the manifest's folder (`benchmarks.manifest_photos`); one the
+manifest names that is missing or cannot be read is an input error: named on stderr, exit
+status 2.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
-import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +49,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision import BoardNotFound, read_board  # noqa: E402
+from benchmarks.manifest_photos import (  # noqa: E402
+    PhotoUnreadable, Read, chosen_rows, photo_image, say_missing, say_unreadable, timed_read)
 from vision.evaluate import (  # noqa: E402
     corner_error_cells, corner_offsets, edge_line_offsets, points_right, single_stone_rows,
     source_of, turn_points)
@@ -102,32 +105,19 @@ def set_name(image: str) -> str:
 
 def run(manifest: Path, deg: int, only: str | None, verbose: bool,
         sources: dict[str, Tally] | None = None) -> dict[str, Tally]:
-    """Read every image of ``manifest`` turned by ``deg``; the tallies per set and 'all'.
-    With ``sources``, each image is tallied there too, under its `source_of` name."""
+    """Read every image of ``manifest`` (whose path holds ``only``, if given) turned by
+    ``deg``; the tallies per set and 'all'. With ``sources``, each image is tallied there
+    too, under its `source_of` name. A photo that cannot be read raises `PhotoUnreadable`."""
     tallies: dict[str, Tally] = defaultdict(Tally)
-    base = manifest.parent
-    for line in manifest.read_text().splitlines():
-        if not line.strip():
-            continue
-        row = json.loads(line)
-        if only and only not in row["image"]:
-            continue
-        image = cv2.imread(str(base / row["image"]), cv2.IMREAD_COLOR)
-        if image is None:
-            print(f"cannot read {row['image']}", file=sys.stderr)
-            continue
+    for _, row in chosen_rows(manifest, only):
+        image = photo_image(manifest.parent, row)
         shape = image.shape
         turn = TURNS[deg]
         if turn is not None:
             image = cv2.rotate(image, turn)
-        t0 = time.perf_counter()
-        try:
-            reading = read_board(image)
-            rows, size = reading.rows(), reading.size
-        except BoardNotFound as exc:
-            reading, rows, size = None, None, None
-            why = exc.reason
-        ms = (time.perf_counter() - t0) * 1e3
+        seen = Read.by(timed_read, image)
+        reading, why, ms = seen.reading, seen.why, seen.ms
+        rows, size = (reading.rows(), reading.size) if reading else (None, None)
         truth = row.get("stones")
         mirror = truth is None
         if truth is None and row.get("single_stone"):
@@ -258,9 +248,14 @@ def main(argv: list[str] | None = None) -> int:
         if not manifest.is_file():
             print(f"no manifest at {manifest}", file=sys.stderr)
             return 1
+        if say_missing(manifest, chosen_rows(manifest, args.only)):
+            return 2
         for deg in (0, 90, 180, 270) if args.rotations else (0,):
             sources: dict[str, Tally] | None = {} if args.by_source else None
-            tallies = run(manifest, deg, args.only, args.verbose, sources)
+            try:
+                tallies = run(manifest, deg, args.only, args.verbose, sources)
+            except PhotoUnreadable as exc:
+                return say_unreadable(manifest, exc)
             print(f"\n{manifest} turned {deg} degrees" if args.rotations else f"\n{manifest}")
             print(HEADER)
             for name in sorted(tallies, key=lambda k: (k == "all", k)):

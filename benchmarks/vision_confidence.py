@@ -49,6 +49,10 @@ mistaken for (`vision.grid_score.mistaken_placements`: a line off each way, patc
 smaller size): per kind, how many are at or above `min_confidence`, and the AUC of right
 against them, before and after the doubts. The dev photos' found-but-wrong boards are too
 few (and mostly a point misread on a 9x9) to judge the board confidence by alone.
+
+Photos are found relative to the manifest's folder (`benchmarks.manifest_photos`); one the
+manifest names that is missing or cannot be read is an input error: named on stderr, exit
+status 2.
 """
 
 from __future__ import annotations
@@ -69,9 +73,10 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.fit_confidence import (  # noqa: E402
     BOARD_SCENE_SOURCE, PLACED, SCENE_SOURCE, Record, board_data, fit, load_or_collect,
     manifest_rows, photo_records, point_data, right_points)
+from benchmarks.manifest_photos import (  # noqa: E402
+    PhotoUnreadable, Read, photo_image, say_missing, say_unreadable, timed_read)
 from benchmarks.vision_robustness import reference  # noqa: E402
 from tests.vision.misreads import SPOILERS, scene  # noqa: E402
-from vision import BoardNotFound, read_board  # noqa: E402
 from vision.calibration import POINT_FEATURES, SURE, Calibration  # noqa: E402
 from vision.config import LOCATE, VISION  # noqa: E402
 from vision.grid import GridFit  # noqa: E402
@@ -121,16 +126,14 @@ HEADER = (f"{'kind':<18} {'boards':>6} {'missed':>6} {'points':>7} {'wrong':>6} 
 
 
 def photos(spoil: Callable[[np.ndarray], np.ndarray]) -> Split:
-    """The real photos with stone truth, spoiled, read by `read_board`."""
+    """The real photos with stone truth, spoiled, read by `read_board`; `PhotoUnreadable`
+    if one cannot be read."""
     tally = Split()
     for _, row in manifest_rows(MANIFEST, 0):
-        image = cv2.imread(str(MANIFEST.parent / str(row["image"])), cv2.IMREAD_COLOR)
-        if image is None:
-            continue
+        image = photo_image(MANIFEST.parent, row)
         tally.boards += 1
-        try:
-            reading = read_board(spoil(image))
-        except BoardNotFound:
+        reading = Read.by(timed_read, spoil(image)).reading
+        if reading is None:
             tally.missed += 1
             continue
         truth, mirror = reference(row, reading)
@@ -336,21 +339,28 @@ def calibration_report(records: Sequence[Record]) -> list[str]:
     return out
 
 
+def placement_rows(stride: int) -> list[tuple[int, dict[str, object]]]:
+    """The manifest rows `placement_report` reads: every ``stride``-th of those
+    `fit_confidence.py` reads at its default photo stride (4)."""
+    return manifest_rows(MANIFEST, 4)[::stride]
+
+
 def placement_report(stride: int) -> list[str]:
     """How the board confidence tells a right grid from the grids it is most easily mistaken
     for (`vision.grid_score.mistaken_placements`), on every ``stride``-th dev photo
     (`manifest_rows` with stride 4) whose untouched board is found and right, before (the
     grid's own confidence, `confidence`) and after (lowered by its doubts,
-    `placed_confidence`; for the right grid, what `read_board` reports)."""
+    `placed_confidence`; for the right grid, what `read_board` reports). `PhotoUnreadable`
+    if a photo cannot be read."""
     cfg = LOCATE
-    rows = manifest_rows(MANIFEST, 4)[::stride]
+    rows = placement_rows(stride)
     right: list[tuple[float, float]] = []
     wrong: dict[str, list[tuple[float, float]]] = {}
     for index, row in rows:
         found = photo_records(MANIFEST.parent, index, row, [])
-        image = cv2.imread(str(MANIFEST.parent / str(row["image"])), cv2.IMREAD_COLOR)
-        if not found or not found[0].grid_right or image is None:
+        if not found[0].grid_right:
             continue
+        image = photo_image(MANIFEST.parent, row)
         r = found[0]
         assert r.homography is not None and r.labels is not None
         right.append((r.board_confidence(False), r.board_confidence()))
@@ -401,10 +411,21 @@ def main(argv: list[str] | None = None) -> int:
                     "mistaken for, on every K-th photo fit_confidence.py reads")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    try:
+        return report(args)
+    except PhotoUnreadable as exc:
+        return say_unreadable(MANIFEST, exc)
+
+
+def report(args: argparse.Namespace) -> int:
+    """Print what ``args`` (of `main`) ask for; its exit status. `PhotoUnreadable` if a
+    photo cannot be read."""
     if args.placements:
         if not MANIFEST.is_file():
             print(f"no manifest at {MANIFEST}", file=sys.stderr)
             return 1
+        if say_missing(MANIFEST, placement_rows(args.placements)):
+            return 2
         for line in placement_report(args.placements):
             print(line, flush=True)
         return 0
@@ -412,6 +433,9 @@ def main(argv: list[str] | None = None) -> int:
         if not MANIFEST.is_file():
             print(f"no manifest at {MANIFEST}", file=sys.stderr)
             return 1
+        if not (args.records and args.records.is_file()) and \
+                say_missing(MANIFEST, manifest_rows(MANIFEST, args.photo_stride)):
+            return 2
         records = load_or_collect(MANIFEST, args.records, args.photo_stride,
                                   args.perturb_stride, args.scenes, 1, sys.stderr.isatty(),
                                   args.board_scenes, args.mistaken)
@@ -422,6 +446,8 @@ def main(argv: list[str] | None = None) -> int:
         if not MANIFEST.is_file():
             print(f"no manifest at {MANIFEST}", file=sys.stderr)
             return 1
+        if say_missing(MANIFEST, manifest_rows(MANIFEST, 0)):
+            return 2
         print("real photos, read_board")
         print(HEADER)
         for name, spoil in PHOTO_SPOILS.items():

@@ -37,7 +37,8 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from benchmarks.manifest_photos import (  # noqa: E402
-    Read, numbered_rows, open_photo, perturbed_reads, photo_path, timed_read)
+    PhotoUnreadable, Read, numbered_rows, open_photo, perturbed_reads, photo_path, say_missing,
+    say_unreadable, timed_read)
 from vision.perturb import Perturbation, by_name  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
@@ -62,10 +63,6 @@ def read(image: np.ndarray) -> tuple[dict[str, Any], float]:
 
 UNREADABLE = {"error": "cannot read"}
 """What ``--keep-going`` records for a photo that cannot be read."""
-
-
-class PhotoUnreadable(Exception):
-    """A photo the manifest names cannot be read (its path: the message)."""
 
 
 def photo_readings(base: Path, row: dict[str, Any], perturbations: Sequence[Perturbation],
@@ -105,12 +102,6 @@ def dump(manifest: Path, stride: int, perturbations: Sequence[Perturbation] = ()
             out[key] = reading
             times.append(ms)
     return out, times
-
-
-def missing_photos(manifest: Path, stride: int) -> list[Path]:
-    """The photos of every ``stride``-th row of ``manifest`` that are not there."""
-    paths = [photo_path(manifest.parent, row) for _, row in numbered_rows(manifest)[::stride]]
-    return [path for path in paths if not path.is_file()]
 
 
 CONFIDENCES = ("board_confidence", "confidence")
@@ -166,21 +157,12 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"--perturb: {exc}", file=sys.stderr)
         return 2
-    if not args.keep_going:
-        missing = missing_photos(manifest, args.stride)
-        for path in missing[:10]:
-            print(f"{path}: no such photo (named in {manifest}; photos are found relative "
-                  "to the manifest's folder)", file=sys.stderr)
-        if len(missing) > 10:
-            print(f"... and {len(missing) - 10} more photos missing", file=sys.stderr)
-        if missing:
-            return 2
+    if not args.keep_going and say_missing(manifest, numbered_rows(manifest)[::args.stride]):
+        return 2
     try:
         out, times = dump(manifest, args.stride, chosen, args.keep_going)
     except PhotoUnreadable as exc:
-        print(f"{exc}: named in {manifest}, cannot be read (--keep-going records it and "
-              "goes on)", file=sys.stderr)
-        return 2
+        return say_unreadable(manifest, exc, "--keep-going records it and goes on")
     args.paths[0].write_text(json.dumps(out, indent=0))
     found = sum(1 for v in out.values() if v.get("found"))
     what = "readings" if chosen else "photos"

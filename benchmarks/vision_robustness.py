@@ -48,10 +48,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.manifest_photos import perturbed_reads  # noqa: E402
-# Named again here for the scripts that import them from this one (fit_confidence.py).
-from benchmarks.manifest_photos import numbered_rows as numbered_rows  # noqa: E402
-from benchmarks.manifest_photos import open_photo as open_photo  # noqa: E402
+from benchmarks.manifest_photos import chosen_rows, open_photo, perturbed_reads  # noqa: E402
 from vision import Reading  # noqa: E402
 from vision.evaluate import (  # noqa: E402
     corner_error_cells, points_right, single_stone_rows, source_of)
@@ -241,7 +238,7 @@ def run(manifest: Path, perturbations: Sequence[Perturbation], jobs: int = 1,
         progress: bool = False) -> list[Outcome]:
     """Every ``stride``-th photo of ``manifest`` (whose path holds ``only``, if given),
     untouched and under each of ``perturbations``, read on ``jobs`` processes."""
-    rows = [(i, r) for i, r in numbered_rows(manifest) if not only or only in r["image"]][::stride]
+    rows = chosen_rows(manifest, only, stride)
     work = [(manifest.parent, i, r, tuple(perturbations)) for i, r in rows]
     return sorted(over_photos(_task, work, jobs, progress), key=lambda o: o.photo)
 

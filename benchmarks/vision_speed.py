@@ -9,7 +9,9 @@ of one of them enlarged to 4000 x 3000 (12 MP; 3000 x 4000 if it stands upright;
 4:3 as a phone's are (so enlarged undistorted), or among all if none is. The tracking
 path's frames per second are `benchmarks/record_speed.py`'s. To compare two versions of the code, run this script from
 each tree in turn, alternating (the machine is shared and noisy), and compare the figures
-as ratios.
+as ratios. Photos are found relative to the manifest's folder
+(`benchmarks.manifest_photos`); one the manifest names that is missing or cannot be read is
+an input error: named on stderr, exit status 2.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core, before numpy and Open
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
-import json  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -32,6 +33,9 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.manifest_photos import (  # noqa: E402
+    PhotoUnreadable, chosen_rows, load_image, photo_image, photo_path, say_missing,
+    say_unreadable)
 from vision import BoardNotFound, read_board  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "vision-data" / "manifest.jsonl"
@@ -69,24 +73,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no manifest at {args.manifest}", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
-    rows = [json.loads(line) for line in args.manifest.read_text().splitlines()
-            if line.strip()][::args.stride]
+    rows = chosen_rows(args.manifest, stride=args.stride)
+    if say_missing(args.manifest, rows):
+        return 2
     times: list[tuple[float, Path, bool]] = []
     cpu: list[float] = []
-    for row in rows:
-        path = args.manifest.parent / row["image"]
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is not None:
-            h, w = sorted(image.shape[:2])
-            ms, cpu_ms = read_ms(image)
-            times.append((ms, path, abs(w / h - 4 / 3) < 0.01))
-            cpu.append(cpu_ms)
+    for _, row in rows:
+        try:
+            image = photo_image(args.manifest.parent, row)
+        except PhotoUnreadable as exc:
+            return say_unreadable(args.manifest, exc)
+        h, w = sorted(image.shape[:2])
+        ms, cpu_ms = read_ms(image)
+        times.append((ms, photo_path(args.manifest.parent, row), abs(w / h - 4 / 3) < 0.01))
+        cpu.append(cpu_ms)
     median = statistics.median(t for t, _, _ in times)
     phones = [tp for tp in times if tp[2]] or times
     among = statistics.median_low(t for t, _, _ in phones)
     middle = args.manifest.parent / args.big if args.big else \
         next(p for t, p, _ in phones if t == among)
-    photo = cv2.imread(str(middle), cv2.IMREAD_COLOR)
+    photo = load_image(middle)
     if photo is None:
         print(f"cannot read {middle}", file=sys.stderr)
         return 2
