@@ -714,40 +714,6 @@ class StoneConfig:
     washing out a point from one side brightens the wood past it on that side, and fades
     on the other), and its confidence rises from one half there to sure where every ray
     shows it."""
-    lit_rise: float = 0.15
-    """The wood nearest a point (its four cell centres) this share or more over the board's
-    wood lightness lies in light added to the scene: a flash's hot spot, a patch of
-    sunlight (`vision.stones.lit_patch`). The added light lifts the wood, the lines and the
-    stones there alike, so a point there is judged against that wood, in its own light, and
-    by its cross of lines. A lamp falling off across a board leaves its wood within about a
-    tenth of the median on either side of it; a patch of sunlight (1.5 to 1.9 times the
-    light) or a hot spot lifts it far more."""
-    lit_span: int = 2
-    """A point lies in such light only where the wood within this many rings of cell
-    centres around it (their median, the 4 x 4 at 2) lies that much over too: light added to a scene spreads over several cells (a flash's
-    halo, a pane of sunlight), while a white stone reaching over the centres nearest a point
-    lifts those alone."""
-    lit_reach: int = 2
-    """And only where the lines show plainly (`line_seen`) at points read empty, in that
-    light too, within this many points of it (the 5 x 5 around it): light added to a
-    scene falls on open wood and leaves its lines showing, where an arm, a sleeve or a
-    hand lying over the board lifts the light as much but hides every line under it."""
-    lit_around: int = 2
-    """How many such points at least: one could be a line's glint; two agree."""
-    lit_dark: float = 1 / 3
-    """In such a patch, a point darker than the wood nearest it by this share of
-    `black_drop` (0.1 of the wood's lightness) is no white stone (a white stone is at
-    least as light as the wood in the same light), and with its cross hidden a black one:
-    the light added lifts a black stone and the wood by as much, so the stone's drop, a
-    share of the wood's lightness, shrinks. On synthetic boards with a hot spot or
-    sunlight (8 seeds each), the white stones in a patch lie at most 0.06 under that wood,
-    the black stones from 0.13 under it where the light clips the wood over them."""
-    lit_clipped: float = 0.5
-    """The confidence at most of a point in a patch whose wood is clipped at the sensor's
-    ceiling (`LightConfig.clip_level`), the point as well, and whose cross of lines does
-    not show: the light may have clipped the lines away from bare wood, or a white (even
-    a black) stone lies there; nothing tells which (issue 19: a point read at 0.6 or more
-    is right)."""
 
 
 @dataclasses.dataclass(frozen=True)

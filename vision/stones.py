@@ -580,7 +580,6 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES, light: LightConfig = LIG
                                                         spare=bare),
                                     np.maximum(wood, nearest), level, cfg)
     labels, confidence = white_at_ceiling(f, labels, confidence, bare, cfg, light)
-    labels, confidence = lit_patch(f, labels, confidence, nearest, cfg, light)
     black_light = nearest if cfg.wood_passes < 1 else np.maximum(wood, nearest)
     labels, confidence = off_point(
         f, labels, confidence, black_light, cfg,
@@ -705,88 +704,6 @@ def _stone_rim(f: PointFeatures, cfg: StoneConfig = STONES) -> np.ndarray:
     half = rays // 2
     across = (crossed[:, :half] & crossed[:, half:]).any(axis=1)
     out: np.ndarray = np.where(across, crossed.mean(axis=1), 0.0).reshape(n, n)
-    return out
-
-
-def lit_patch(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
-              nearest: np.ndarray, cfg: StoneConfig = STONES, light: LightConfig = LIGHT
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """``labels`` and ``confidence`` (size, size) read again where a point lies in light
-    added to the scene, a flash's hot spot or a patch of sunlight: where the wood nearest
-    it (``nearest``, its four cell centres) and the wood around it (the centres within
-    ``cfg.lit_span`` rings, `_ring_median`: light spreads over cells, a white stone reaching
-    over a centre lifts that one alone) lie ``cfg.lit_rise`` or more over the board's, and
-    the lines show plainly (`line_seen`) at ``cfg.lit_around`` points read empty in that
-    light within ``cfg.lit_reach`` points of it (light falls on open wood and leaves its
-    lines; an arm or a sleeve lifts the light as much and hides them all).
-    The patch lifts the wood, the lines and the stones in it alike, and the clean wood the
-    point was judged against may lie outside it, in less light; so there it is judged
-    against the wood nearest it, in its own light, and by its cross of lines, which a
-    stone hides and the light does not (`_plainest_arm`: plain from `pale_arm` times
-    `line_seen` of the board's wood lightness; light added to a scene lifts the wood and
-    the line on it by the same amount, so their difference is kept, not their ratio):
-
-    - ``cfg.lit_dark`` of `black_drop` darker than that wood with its cross hidden: a
-      black stone lit by the patch (a white one is at least as light as the wood in the
-      same light);
-    - read white but that much darker, or no lighter than that wood by a white stone's
-      rise (`white_rise`), with its cross plain and both its lines showing (`line_contrast`
-      from `hidden_arm` times `line_seen`): the bare wood;
-    - read empty, no arm of its cross showing (under `hidden_arm` times `line_seen`) and
-      no darker than that wood by that much: a white stone, washed out by the light
-      as the wood around it is;
-    - and where that wood and the point are both at the sensor's ceiling (``light``'s,
-      `at_ceiling`) with no cross showing, the light may have clipped the lines off the
-      bare wood: whatever it is read, no surer than ``cfg.lit_clipped``."""
-    lit = ((nearest >= (1.0 + cfg.lit_rise) * f.level)
-           & (_ring_median(f.centre_light, cfg.lit_span) >= (1.0 + cfg.lit_rise) * f.level))
-    if not lit.any():
-        return labels, confidence
-    # Light falls on open wood: the lines show at points read empty in it. An arm, a
-    # sleeve or a hand lifts the wood's light as well, but hides every line under it.
-    shown = (lit & (labels == Cell.EMPTY) & (f.lines >= cfg.line_seen * f.level)).astype(
-        np.float32)
-    side = 2 * cfg.lit_reach + 1
-    around = cv2.boxFilter(shown, -1, (side, side), normalize=False,
-                           borderType=cv2.BORDER_CONSTANT) - shown
-    lit &= around >= cfg.lit_around
-    if not lit.any():
-        return labels, confidence
-    rise = (f.light - nearest) / np.maximum(nearest, 1.0)
-    plainest, looked = _plainest_arm(f.arms / max(f.level, 1.0))
-    seen = cfg.pale_arm * cfg.line_seen
-    crossed = (plainest - seen) / seen  # positive: the cross shows
-    white = lit & (labels == Cell.WHITE)
-    dark = cfg.lit_dark * cfg.black_drop
-    darker = (-rise - dark) / dark  # positive: too dark for a white stone
-    black = lit & (labels != Cell.BLACK) & (darker > 0) & (crossed < 0)
-    hidden = cfg.hidden_arm * cfg.line_seen
-    # Both lines of the cross show, not one arm alone (a stone's edge may dip like one).
-    bare = (white & (crossed > 0) & (f.lines >= hidden * f.level)
-            & ((darker > 0) | (rise < cfg.white_rise)))
-    covered = (lit & (labels == Cell.EMPTY) & (looked >= 2) & (darker < 0)
-               & (plainest < hidden))
-    out = np.where(black, Cell.BLACK, np.where(bare, Cell.EMPTY, np.where(
-        covered, Cell.WHITE, labels))).astype(labels.dtype)
-    sure = np.where(black, _sure(np.minimum(darker, -crossed), cfg), np.where(
-        bare, _sure(crossed, cfg), np.where(covered, _sure(np.minimum(
-            -darker, (hidden - plainest) / hidden), cfg), confidence)))
-    clipped = (lit & at_ceiling(nearest, light) & at_ceiling(f.light, light)
-               & (crossed < 0))
-    result: np.ndarray = np.where(clipped, np.minimum(sure, cfg.lit_clipped), sure)
-    return out, result
-
-
-def _ring_median(centres: np.ndarray, reach: int) -> np.ndarray:
-    """For each intersection, the median of the cell centres inside the grid within
-    ``reach`` rings of it (the 2 ``reach`` x 2 ``reach`` around it): (k, k) -> (k-1, k-1)."""
-    k = centres.shape[0]
-    wood = np.full((k, k), np.nan)
-    wood[1:-1, 1:-1] = centres[1:-1, 1:-1]
-    padded = np.pad(wood, reach - 1, constant_values=np.nan)
-    around = np.lib.stride_tricks.sliding_window_view(padded, (2 * reach, 2 * reach))
-    out: np.ndarray = _median_present(around.reshape((k - 1) ** 2, 4 * reach * reach)
-                                      ).reshape(k - 1, k - 1)
     return out
 
 

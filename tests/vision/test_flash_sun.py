@@ -16,10 +16,14 @@ import pytest
 from vision.config import LIGHT, STONES
 from vision.evaluate import to_array
 from vision.illuminant import under_white
-from vision.stones import Cell, features, lit_patch, local_wood, read_stones
+from vision.stones import read_stones
 from vision.synth import Scene, random_position, render
 
 from .test_stone_light import drawn_board
+
+pytestmark = pytest.mark.xfail(strict=True, reason=(
+    "issue 19: flash hot spots and sunlight patches are still misread; the rule tried "
+    "(stones.lit_patch, reverted) cost robustness rows"))
 
 SEEDS = range(4)
 SURE = 0.6  # a point read at this confidence or more is promised right (issue 19)
@@ -49,18 +53,17 @@ def sun() -> list[tuple[int, int]]:
 
 
 def test_a_hot_spot_costs_few_points(flash: list[tuple[int, int]]) -> None:
-    # Before points in a patch were judged in its own light (`stones.lit_patch`): 13 points
-    # wrong on these 4 boards, 5 of them surely.
+    # Now 13 points wrong on these 4 boards, 5 of them surely (lit_patch got 8 and 1).
     assert sum(wrong for wrong, _ in flash) <= 8
 
 
 def test_points_lost_to_a_hot_spot_are_not_read_surely(flash: list[tuple[int, int]]) -> None:
-    # Before: 5 (black stones under the glare read white).
+    # Now 5 (black stones under the glare read white).
     assert sum(sure for _, sure in flash) <= 1
 
 
 def test_white_stones_in_sunlight_are_read(sun: list[tuple[int, int]]) -> None:
-    # Before: 10 points wrong, 3 of them surely (white stones washed out read empty).
+    # Now 10 points wrong, 3 of them surely (white stones washed out read empty).
     assert sum(wrong for wrong, _ in sun) <= 2
     assert sum(sure for _, sure in sun) == 0
 
@@ -99,7 +102,7 @@ def glared_board(add: float) -> tuple[np.ndarray, np.ndarray]:
 def test_under_glare_a_black_stone_stays_black_and_the_wood_empty(add: float) -> None:
     """The glare (core at the middle point, a black stone on it) lifts the black stone
     past the wood outside the spot, but not past the wood beside it, whose lines still
-    show. (Before: from 160 grey levels on, that stone read empty or white, surely.)"""
+    show. (Now from 160 grey levels on, that stone reads empty or white, surely.)"""
     photo, homography = glared_board(add)
     labels, _ = read_stones(photo, homography, N)
     assert (labels == to_array(ROWS)).all(), f"read\n{labels}"
@@ -107,32 +110,8 @@ def test_under_glare_a_black_stone_stays_black_and_the_wood_empty(add: float) ->
 
 def test_where_glare_clips_the_wood_nothing_is_read_surely_wrong() -> None:
     """The core clips the wood, its lines and the black stone alike: what is read there
-    wrong is not read surely. (Before: the stone on the core read empty at 0.98, the
+    wrong is not read surely. (Now the stone on the core reads empty at 0.98, the
     black stone beside it empty at 0.61.)"""
     photo, homography = glared_board(250.0)
     labels, conf = read_stones(photo, homography, N)
     assert (conf[labels != to_array(ROWS)] < SURE).all()
-
-
-def test_an_arm_over_the_board_is_no_patch_of_light() -> None:
-    """An arm lying over the board lifts the light over the wood as a patch of sunlight
-    does, but hides every line under it: what was read under it is left as it was read
-    (`lit_patch` reads again only where lines show at empty points in the same light).
-    On photos, a bare arm read so became a trail of white stones."""
-    image, homography = drawn_board(ROWS, wood=(90, 150, 190))
-    side = image.shape[0]
-    cell = side / (N + 1)
-    arm = np.zeros(image.shape[:2], np.float64)
-    cv2.line(arm, (0, int(0.1 * side)), (int(0.55 * side), side), 1.0, int(2.2 * cell))
-    arm = cv2.GaussianBlur(arm, (0, 0), 2)[:, :, None]
-    skin = np.array([175.0, 195.0, 230.0])  # a quarter lighter than the wood
-    noise = np.random.default_rng(0).normal(0.0, 2.0, image.shape)
-    photo = np.clip(image * (1 - arm) + skin * arm + noise, 0, 255).astype(np.uint8)
-    f = features(photo, homography, N)
-    points = (np.arange(N) + 1) * cell
-    under = arm[points.astype(int)[:, None], points.astype(int)[None, :], 0] > 0.5
-    read = np.where(under, Cell.EMPTY, to_array(ROWS))
-    nearest = local_wood(f.centre_light)
-    assert (nearest[under] >= (1 + STONES.lit_rise) * f.level).sum() >= under.sum() // 2
-    labels, _ = lit_patch(f, read, np.full((N, N), 0.9), nearest)
-    assert (labels == read).all(), f"read\n{labels}"
