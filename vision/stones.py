@@ -579,7 +579,7 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES, light: LightConfig = LIG
         labels, confidence = _judge(f, wood, local_wood(f.centre_chroma, dirty, cfg.wood_reach,
                                                         spare=bare),
                                     np.maximum(wood, nearest), level, cfg)
-    labels, confidence = white_at_ceiling(f, labels, confidence, cfg, light)
+    labels, confidence = white_at_ceiling(f, labels, confidence, bare, cfg, light)
     black_light = nearest if cfg.wood_passes < 1 else np.maximum(wood, nearest)
     labels, confidence = off_point(
         f, labels, confidence, black_light, cfg,
@@ -588,13 +588,15 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES, light: LightConfig = LIG
 
 
 def white_at_ceiling(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
-                     cfg: StoneConfig = STONES, light: LightConfig = LIGHT
+                     bare: np.ndarray, cfg: StoneConfig = STONES, light: LightConfig = LIGHT
                      ) -> tuple[np.ndarray, np.ndarray]:
     """``labels`` and ``confidence`` (size, size) with the white stones the exposure hid
-    read: where the wood is lit so near the sensor's ceiling (``light``'s, `at_ceiling`)
-    that a white stone, clipped there, cannot rise `white_rise` over it, lightness alone
-    cannot tell a white stone from the wood. What can: the grid lines are ink, far darker
-    than the wood, and still show on wood near the ceiling, where a stone hides them.
+    read (``bare``: the cell centres that are the board's wood by their colour,
+    `bare_wood`): where the wood is lit so near the sensor's ceiling (``light``'s,
+    `at_ceiling`) that a white stone, clipped there, cannot rise `white_rise` over it,
+    lightness alone cannot tell a white stone from the wood. What can: the grid lines are
+    ink, far darker than the wood, and still show on wood near the ceiling, where a stone
+    hides them.
 
     A point read empty is read white where its wood (the clean cell centres nearest it)
     is grey (under `white_wood_chroma`: wood with colour tells a white stone by losing
@@ -619,13 +621,13 @@ def white_at_ceiling(f: PointFeatures, labels: np.ndarray, confidence: np.ndarra
     if (1.0 + cfg.white_rise) * float(f.centre_light.max()) <= ceiling:
         return labels, confidence
     level = max(f.level, 1.0)
-    dirty, spare = _stone_covered(labels != Cell.EMPTY), bare_wood(f, cfg)
-    wood = local_wood(f.centre_light, dirty, cfg.wood_reach, spare=spare)
+    dirty = _stone_covered(labels != Cell.EMPTY)
+    wood = local_wood(f.centre_light, dirty, cfg.wood_reach, spare=bare)
     room = np.maximum(ceiling - wood, 0.0)
     # Near the ceiling, and grey: wood with colour to lose tells a white stone by losing
     # it (`white_wood_chroma`); only grey wood (a grey photo, or wood clipped white in
     # every channel) needs the lines.
-    grey = local_wood(f.centre_chroma, dirty, cfg.wood_reach, spare=spare) < cfg.white_wood_chroma
+    grey = local_wood(f.centre_chroma, dirty, cfg.wood_reach, spare=bare) < cfg.white_wood_chroma
     near = ((1.0 + cfg.white_rise) * wood > ceiling) & grey
     rise = f.light - wood
     need = cfg.ceiling_rise * room
