@@ -911,10 +911,11 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     those whose colour lies ``cfg.set_tint`` off the wood's where no cross of lines shows,
     fall into two clusters (`_two_means`). If their tints lie ``cfg.set_split`` apart, and
     they are not black and white (the darker grey to within ``cfg.black_tint``, the other
-    lighter than the wood, however a lamp tints it), each point where no cross of lines
-    shows is read as the nearest of the wood and the two clusters, the darker cluster
-    black (the first player's), or the lighter if ``cfg.lighter_black``. Black and white
-    stones are read as they are but for pale ones (`_pale_whites`).
+    lighter than the wood, however a lamp tints it; nor shades of one light's colour, below),
+    each point where no cross of lines shows is read as the nearest of the wood and the
+    two clusters, the darker cluster black (the first player's), or the lighter if
+    ``cfg.lighter_black``. Black and white stones are read as they are but for pale ones
+    (`_pale_whites`).
 
     Where the darker stones are not grey, the lighter ones may be coloured nearly like the
     wood, and on a crowded board every cell centre lies under a stone: the wood is then
@@ -923,8 +924,12 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     is at the sensor's ceiling over more than ``cfg.set_clipped`` of the board: a lamp's
     cast strong enough for that, not the stones, tints the dark ones, and the wood's
     colour in that channel is not seen. Nor where the darker stones are grey under the
-    light the lighter ones show (`_grey_under_lamp`): black and white stones under a weak
-    coloured lamp, which the balance leaves."""
+    light the lighter ones show (`_grey_under_lamp`): black and white stones under a
+    coloured lamp the balance leaves. A lamp scales black and white stones' channels
+    alike, so it makes them shades of one colour; it cannot do that to a set of two
+    colours. That holds however far apart the two tints lie where the lighter cluster is
+    no lighter than the wood: a violet or magenta lamp tints the white stones far from
+    grey and clips them to the wood's lightness, and the lighter cluster is not theirs."""
     hidden = _lines_hidden(f, level, cfg)
     dirty = _stone_covered(labels != Cell.EMPTY)
     wood = np.stack([local_wood(plane, dirty, cfg.wood_reach) for plane in
@@ -935,16 +940,16 @@ def _two_sets(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray, leve
     colour, occupied, centres, own = found
     dark = int(np.argmin(centres[:, 0]))
     grey = _grey(f, occupied, centres, own, cfg)
+    lamp = _grey_under_lamp(f, occupied, own, dark, cfg)
     if (np.linalg.norm(centres[0, 1:] - centres[1, 1:]) < cfg.set_split
-            or (grey and centres[1 - dark, 0] > 0)):
+            or (grey and centres[1 - dark, 0] > 0) or (lamp and centres[1 - dark, 0] <= 0)):
         arms = f.arms / max(level, 1.0)
         plainest, looked = _plainest_arm(arms)
         unread = (hidden & (plainest < cfg.pale_arm * cfg.line_seen) & (looked >= 2)
                   & (labels == Cell.EMPTY))
         if (grey or np.linalg.norm(centres[1 - dark, 1:]) >= cfg.set_tint
                 or unread.sum() <= (labels == Cell.WHITE).sum()
-                or f.clipped > cfg.set_clipped
-                or _grey_under_lamp(f, occupied, own, dark, cfg)):
+                or f.clipped > cfg.set_clipped or lamp):
             return _pale_whites(labels, confidence, colour, hidden, arms, centres[1 - dark],
                                 None, cfg)
         # Not black stones: the other set may be coloured like the wood, and where stones
