@@ -67,20 +67,48 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
                         config: VisionConfig) -> tuple[GridFit, tuple[np.ndarray, np.ndarray]]:
     """The board's grid in ``image`` (`vision.locate`), and the working image it was found
     in (`vision.locate.working`: the small grey, and its homography to full size). Where
-    there is none in the picture as taken, it is looked for again under a neutral light
+    there is none in the picture as taken, or only one less sure than
+    `LocateConfig.recheck_below`, it is looked for again under a neutral light
     (`vision.illuminant.neutral_gray`: a lamp's cast or an exposure that clipped the
-    channels the lines were in taken out). Raises vision.BoardNotFound with the first
-    look's reason when neither finds it, ValueError when ``image`` is not an image."""
+    channels the lines were in taken out, the grey stretched to the picture's own range),
+    and the more confident of the two grids is kept where they differ (`same_grid`): a lamp
+    or a dim exposure takes the faint lines of a pale board under the grey levels a line
+    must stand out by, and a grid placed without them may be a line or two off; where both
+    looks find one grid, the picture as taken is read. Raises vision.BoardNotFound with
+    the first look's reason when neither finds it, ValueError when ``image`` is not an
+    image."""
     work = working(image, config.locate)  # validates the input before any work
+    first: GridFit | None = None
     try:
-        return locate(image, size, config, work=work), work
+        first = locate(image, size, config, work=work)
     except BoardNotFound as lost:
-        neutral = neutral_gray(image, config.light)
-        work = working(neutral, config.locate)
-        try:
-            return locate(neutral, size, config, work=work), work
-        except BoardNotFound:
-            raise lost from None
+        reason = lost
+    if first is not None and first.confidence >= config.locate.recheck_below:
+        return first, work
+    neutral = neutral_gray(image, config.light)
+    again = working(neutral, config.locate)
+    try:
+        second = locate(neutral, size, config, work=again)
+    except BoardNotFound:
+        if first is None:
+            raise reason from None
+        return first, work
+    if first is not None and (first.confidence >= second.confidence
+                              or same_grid(first, second)):
+        return first, work
+    return second, again
+
+
+def same_grid(a: GridFit, b: GridFit) -> bool:
+    """Whether ``a`` and ``b`` are one grid: the same size, and every intersection of ``b``
+    within half a cell (in ``a``'s lattice) of the same intersection of ``a``. Grids that
+    agree so closely put each point on the same stone or the same crossing of lines; which
+    of two such looks is the surer then says nothing about where the board is."""
+    if a.size != b.size:
+        return False
+    points = grid.lattice(a.size)
+    back = grid.apply(np.linalg.inv(a.homography), grid.apply(b.homography, points))
+    return bool(np.abs(back - points).max() < 0.5)
 
 
 def read_board(image: np.ndarray, size: int | None = None, *,

@@ -1,0 +1,96 @@
+"""A grid found in the picture as taken but doubtful is weighed against the grid found under a
+neutral light (`vision.reading.locate_in_any_light`, issue 19).
+
+A coloured lamp that takes one channel of a pale board to the sensor's ceiling, or a dim
+exposure, lowers the faint lines of such a board under the grey levels a line must stand out
+by; the grid is then placed from the stones and the slab alone, and may be a line or two off
+at a low confidence. Under a neutral light (`vision.illuminant.neutral_gray`: the clipped
+channels weighed out, the grey stretched to the picture's own range) the lines show again.
+So a grid less sure than `LocateConfig.recheck_below` is looked for again there, and the more
+confident of the two kept where they are different grids (the same grid found again reads
+the picture as taken); a sure grid needs no second look, and a board found in neither
+light is not found, with the first look's reason.
+
+The looks are stood in for here (which picture each grid comes from is what is checked); the
+photos that need it are in the robustness benchmark (Roboflow 22_jpg under a red lamp and at
+x0.6 brightness).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+import vision.reading as reading
+from vision.config import VISION
+from vision.errors import BoardNotFound
+from vision.grid import GridFit
+
+RECHECK = VISION.locate.recheck_below
+PHOTO = np.full((120, 160, 3), (40, 120, 220), np.uint8)  # a colour picture (a lamp's cast)
+
+
+def looks(first: float | None, neutral: float | None, offset: float
+          ) -> Callable[..., GridFit]:
+    """A stand-in for `vision.locate.locate`: a grid of this confidence (None: no board) in
+    the colour picture as taken (``first``) and in the grey of the neutral light
+    (``neutral``), the second ``offset`` cells to the right of the first."""
+    def locate(image: np.ndarray, size: int | None, config: object, *,
+               work: object = None) -> GridFit:
+        confidence = first if image.ndim == 3 else neutral
+        if confidence is None:
+            raise BoardNotFound("grid lines too weak to trust" if image.ndim == 3 else "other")
+        h = np.array([[10.0, 0, 5], [0, 10.0, 5], [0, 0, 1]])  # cells of 10 px
+        if image.ndim != 3:
+            h[0, 2] += 10.0 * offset
+        return GridFit(h, 19, confidence)
+    return locate
+
+
+def found_in(monkeypatch: pytest.MonkeyPatch, first: float | None,
+             neutral: float | None, offset: float = 1.0) -> str:
+    """Which light the grid `locate_in_any_light` keeps comes from: "as taken" or "neutral".
+    By default the neutral light's grid is a line off the first (a different grid)."""
+    monkeypatch.setattr(reading, "locate", looks(first, neutral, offset))
+    fit, _ = reading.locate_in_any_light(PHOTO, None, VISION)
+    return "as taken" if fit.homography[0, 2] == 5.0 else "neutral"
+
+
+def test_a_sure_grid_needs_no_second_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert found_in(monkeypatch, RECHECK, 1.0) == "as taken"
+
+
+def test_a_doubtful_grid_gives_way_to_a_surer_one_under_neutral_light(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert found_in(monkeypatch, RECHECK - 0.15, RECHECK - 0.05) == "neutral"
+
+
+def test_the_same_grid_found_again_a_little_surer_keeps_the_picture_as_taken(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A tenth of a cell apart: both looks put every point on the same crossing.
+    assert found_in(monkeypatch, RECHECK - 0.15, RECHECK - 0.05, offset=0.1) == "as taken"
+    # Three fifths of a cell apart is another grid: the surer look wins.
+    assert found_in(monkeypatch, RECHECK - 0.15, RECHECK - 0.05, offset=0.6) == "neutral"
+
+
+def test_a_doubtful_grid_is_kept_where_the_neutral_light_is_less_sure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert found_in(monkeypatch, RECHECK - 0.15, RECHECK - 0.2) == "as taken"
+
+
+def test_a_doubtful_grid_is_kept_where_the_neutral_light_finds_none(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert found_in(monkeypatch, RECHECK - 0.15, None) == "as taken"
+
+
+def test_a_board_lost_in_the_picture_as_taken_is_found_under_neutral_light(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert found_in(monkeypatch, None, 0.5) == "neutral"
+
+
+def test_a_board_lost_in_both_lights_says_why_the_first_look_lost_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(BoardNotFound, match="grid lines too weak"):
+        found_in(monkeypatch, None, None)
