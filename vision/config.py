@@ -774,7 +774,8 @@ class OutlineConfig:
     grid fit per board size."""
     same: float = 3.0
     """Outlines whose corners all lie within this many px (of the picture the slab is
-    looked for in) of an outline found before are that one again."""
+    looked for in) of an outline found before are that one again, and only the most
+    four-sided of such twins is kept (it ranks among the others as itself)."""
     margin: tuple[float, float] = (0.35, 1.6)
     """How far (cells) the grid's outer lines lie inside the slab's edges. A standard board
     is about 424 x 454 mm around a grid of 396 x 426.6 mm (cells 22 x 23.7): 14 mm, 0.6 cell,

@@ -370,7 +370,10 @@ def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
     Each of the `wood_colours`, and each pair of them (light falling off, glare or a
     channel clipped under a strong lamp may split one board's wood in two), is tried as
     the wood's colour; a slab must have at least two sides fitted to its boundary (the
-    picture's border cuts at most two of a board's sides)."""
+    picture's border cuts at most two of a board's sides). Masks that give the same
+    outline (`OutlineConfig.same`) give it once, as the most four-sided of them traced
+    it: the first traced is often a colour's slab ragged where the light splits the wood,
+    and its twin from the figure or a pair of colours has the slab's true edges."""
     if image.ndim != 3 or image.shape[2] < 3:
         return []
     small, scale = shrink(np.ascontiguousarray(image[:, :, :3]), cfg.side)
@@ -394,9 +397,11 @@ def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
             continue
         # Pixel centres: small pixel x covers input pixels x*s .. (x+1)*s.
         quad = (outline.quad + 0.5) * scale - 0.5
-        if any(np.abs(quad - o.quad).max() < cfg.same * scale for _, o in found):
-            continue
-        found.append((min(outline.fill, 1.0 / outline.fill), Outline(quad, outline.seen,
-                                                                      outline.fill)))
+        score = min(outline.fill, 1.0 / outline.fill)
+        twins = [f for f in found if np.abs(quad - f[1].quad).max() < cfg.same * scale]
+        if any(s >= score for s, _ in twins):
+            continue  # the same outline again, no more four-sided than before
+        found = [f for f in found if not any(f is t for t in twins)]
+        found.append((score, Outline(quad, outline.seen, outline.fill)))
     found.sort(key=lambda f: -f[0])
     return [o for _, o in found[:cfg.keep]]
