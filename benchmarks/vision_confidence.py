@@ -148,11 +148,13 @@ def photos(spoil: Callable[[np.ndarray], np.ndarray]) -> Split:
 
 
 def scenes(kind: str, seeds: int, size: int) -> Split:
-    """Synthetic scenes of ``kind``, sparse and crowded seeds in turn, read on the true grid."""
+    """Synthetic scenes of ``kind``, sparse and crowded seeds in turn, read on the true grid
+    as `vision.read_board` reads them (the point net too, where its config has it)."""
     tally = Split()
     for seed in range(seeds):
         shot = scene(kind, size, seed, 0.3 if seed % 2 == 0 else 0.6)
-        labels, conf = read_stones(shot.image, shot.homography, size)
+        labels, conf = read_stones(shot.image, shot.homography, size, VISION.stones, VISION.light,
+                                   VISION.point_net)
         tally.boards += 1
         shown = ~shot.hidden
         tally.add((labels == shot.truth)[shown], (conf >= SURE)[shown])

@@ -74,6 +74,21 @@ class LocateConfig:
     min_confidence: float = 0.2
     """Below this confidence the board counts as not found. Of the grids picked on those
     photos, the right ones scored at least 0.20, all wrong ones but three under 0.19."""
+    net_looks: int = 4
+    """Where no grid is as sure as ``recheck_below``, the point net looks at the grids
+    weighed (`vision.locate.net_judged`): the one chosen and the next most confident, no
+    two one grid, this many in all (a look costs about a stone reading); 0 leaves the
+    lines and stones to decide alone."""
+    net_over: float = 0.2
+    """The point net's pick among those grids replaces the one the lines and stones chose
+    only where it believes it this much more (`vision.point_net.belief`, 0 to 1): a grid
+    the net is unsure of is kept as the lines found it."""
+    net_trusted: float = 0.5
+    """The point net's belief in a grid counts only from this on (`vision.point_net.belief`,
+    a product of geometric means): where the mean point of the grid is likelier an
+    intersection of the board than not, and the mean place beyond its weakest side likelier
+    none. Under it the net is as unsure as not that the grid is the board's, and says
+    nothing of it."""
     recheck_below: float = 0.4
     """A grid found around the net of lines with less confidence than this (or none) is
     weighed against the other sizes around the net, and every size around the net's cells
@@ -979,6 +994,51 @@ class LightConfig:
 
 
 @dataclasses.dataclass(frozen=True)
+class PointNetConfig:
+    """What the learned stone reader (`vision.point_net`) is shown and how its answer is
+    read. Training (`vision/training/points.py`) and reading use the same values: a
+    change here needs the net trained again."""
+
+    cell: int = 12
+    """Cell (px) of the rectified board the net sees. A stone is then 11 px wide, a line
+    about one: enough to tell a disc from the crossing of two lines, and a 19x19 board is
+    240 px square, which the net reads in a few milliseconds on one core."""
+    margin: int = 2
+    """Cells of the picture beyond the board's outer lines that the net is shown: a stone
+    on the outer line whole, the wood's edge, and the ring of places a line beyond the grid
+    with what lies round them (the net tells there whether the grid ends at the board's
+    edge: `vision.point_net.beyond`)."""
+    stride: int = 4
+    """The net answers at every ``stride`` px of its input (3 answers a cell): finer than a
+    stone's lean under a steep view (a third of a cell), which the reading point follows."""
+    wood_window: float = 0.12
+    """Half-width (cells) of the square averaged at a cell centre for the wood's colour:
+    a cell centre lies 0.7 cell from the four points around it, so a stone (radius 0.47)
+    on its point leaves a square of this size bare even when it sits 0.1 cell off."""
+    wood_floor: float = 8.0
+    """The wood's level (per channel, 0..255) is taken as at least this: a channel a lamp
+    nearly emptied carries only noise, which a division by its level would blow up."""
+    input_range: tuple[float, float] = (-1.0, 2.0)
+    """What the net sees is the picture over the wood, less one, clipped to this range: -1
+    is black, 0 the wood; a white stone in a channel that a lamp and the wood's yellow both
+    starve reaches 2 (the wood at a third of the stone's level there), and no more is needed."""
+    lift: float = 0.2
+    """Height (cells) over the board where a stone's body is read (its middle: a stone is
+    about 0.4 cell thick), as `StoneConfig.stone_lift`."""
+    weights: str = ""
+    """The ONNX file of the trained net; "" is the one shipped (`vision.point_net.MODEL`)."""
+    fuse_floor: float = 0.01
+    """Neither reader's probability of a label is taken as under this (nor the measured
+    reader's confidence over one less this) when the two are weighed together
+    (`vision.stones.fused`): no witness is so sure that the other's certainty cannot
+    overrule it, and the net, taught on a few thousand boards, is not sure to 1 in 10,000."""
+    hidden_at: float = 0.5
+    """A point the net takes to be hidden under something that is no stone (a hand, a
+    sleeve, a pen) at least this likely, more likely than not, is read empty, with no more
+    confidence than the chance it is seen (`vision.stones.fused`)."""
+
+
+@dataclasses.dataclass(frozen=True)
 class VisionConfig:
     """Every threshold of the reader, one config per stage, handed explicitly from
     `vision.read_board` (or `vision.locate`) down to every stage: a caller's config reaches
@@ -996,11 +1056,15 @@ class VisionConfig:
     light: LightConfig = LightConfig()
     """Seeing the picture under a neutral light (`vision.illuminant`); its sensor's ceiling
     (``clip_level``) is the stone stage's too (`vision.stones.judged`)."""
+    point_net: PointNetConfig | None = PointNetConfig()
+    """The learned stone reader (`vision.point_net`), whose reading is weighed with the
+    measured one (`vision.stones.fused`); None reads with the measured one alone."""
 
 
 LOCATE = LocateConfig()
 STONES = StoneConfig()
 OUTLINE = OutlineConfig()
 LIGHT = LightConfig()
-VISION = VisionConfig(LOCATE, OUTLINE, STONES, SIZES, LIGHT)
+POINT_NET = PointNetConfig()
+VISION = VisionConfig(LOCATE, OUTLINE, STONES, SIZES, LIGHT, POINT_NET)
 """The defaults, for the public entries (`vision.read_board`, `vision.locate`) only."""

@@ -94,16 +94,36 @@ def upright(h: np.ndarray, size: int) -> np.ndarray:
 
 
 def lift_shift(homography: np.ndarray, shape: tuple[int, ...], size: int,
-               height: float, cfg: StoneConfig = STONES) -> np.ndarray:
+               height: float, cfg: StoneConfig = STONES,
+               points: np.ndarray | None = None) -> np.ndarray:
     """Where a point ``height`` cells above each intersection appears on the board plane,
     as an offset in lattice units (size*size, 2): under an oblique camera a stone's body is
-    seen shifted away from the camera, onto the next point's ground.
+    seen shifted away from the camera, onto the next point's ground. ``points`` (k, 2),
+    where given, are the places on the board (lattice units) to lift instead of its
+    intersections: (k, 2).
 
     The camera is recovered from the homography assuming square pixels, the principal point
     at the image centre and a focal length of the image's longer side (a phone's or a
     webcam's usual field of view). A camera square above the board gives no shift, and so
     does a homography inconsistent with that camera (``cfg.camera_axes``: a rendered test
     image, say)."""
+    pts = lattice(size) if points is None else np.asarray(points, dtype=np.float64)
+    centre = camera_centre(homography, shape, cfg)
+    if centre is None:
+        return np.zeros((len(pts), 2))
+    cz = float(centre[2])
+    z = height * np.sign(cz)
+    seen = centre[:2] + (pts - centre[:2]) * (cz / (cz - z))
+    out: np.ndarray = seen - pts
+    return out
+
+
+def camera_centre(homography: np.ndarray, shape: tuple[int, ...],
+                  cfg: StoneConfig = STONES) -> np.ndarray | None:
+    """The camera's place (3,) in the lattice's units (x along its columns, y along its
+    rows, z its height over the board, of either sign) for the grid ``homography`` in a
+    picture of ``shape``, as `lift_shift` recovers it; None where no camera of that kind
+    could give the homography (``cfg.camera_axes``) or it lies in the board's plane."""
     h_img, w_img = shape[:2]
     f = float(max(h_img, w_img))
     k_inv = np.linalg.inv(np.array([[f, 0, w_img / 2], [0, f, h_img / 2], [0, 0, 1.0]]))
@@ -111,22 +131,51 @@ def lift_shift(homography: np.ndarray, shape: tuple[int, ...], size: int,
     n1, n2 = float(np.linalg.norm(m[:, 0])), float(np.linalg.norm(m[:, 1]))
     r1, r2, t = m[:, 0] / n1, m[:, 1] / n2, m[:, 2] / np.sqrt(n1 * n2)
     # A homography that no such camera could give (the board's axes not square and of equal
-    # length in 3D) says the guessed camera is wrong: then trust no shift. Both axes are
-    # weighed alike, so the lattice's labelling (which a turn of the photo changes) does
-    # not matter.
+    # length in 3D) says the guessed camera is wrong. Both axes are weighed alike, so the
+    # lattice's labelling (which a turn of the photo changes) does not matter.
     longest, skew = cfg.camera_axes
     if max(n1, n2) / min(n1, n2) > longest or abs(float(r1 @ r2)) > skew:
-        return np.zeros((size * size, 2))
+        return None
     rot = np.c_[r1, r2, np.cross(r1, r2)]
-    centre = -rot.T @ t  # the camera in lattice units; z is its height over the board
-    cz = float(centre[2])
-    if abs(cz) < 1e-6:
-        return np.zeros((size * size, 2))
-    z = height * np.sign(cz)
-    pts = lattice(size)
-    seen = centre[:2] + (pts - centre[:2]) * (cz / (cz - z))
-    out: np.ndarray = seen - pts
+    centre: np.ndarray = -rot.T @ t
+    return None if abs(float(centre[2])) < 1e-6 else centre
+
+
+def facing(homography: np.ndarray, shape: tuple[int, ...], size: int) -> np.ndarray:
+    """The symmetry ``s`` (3, 3; lattice to lattice) of the square lattice of ``size`` lines
+    with which ``homography @ s`` labels the board the same way however the photo was
+    turned: its corners clockwise on screen (a photo is never mirrored, `upright`), and
+    turned so that the camera (`camera_centre`) lies beyond its last row, as far as it
+    lies off the board's middle at all; `upright`'s labelling where the camera is not
+    known. A turn of the photo about its centre keeps the camera recovered, so the board
+    relabelled so is the same board, seen the same way."""
+    n = size - 1
+    relabel = np.linalg.inv(homography) @ upright(homography, size)
+    first: np.ndarray = np.round(relabel / relabel[2, 2])
+    centre = camera_centre(homography, shape)
+    if centre is None:
+        return first
+    away = centre[:2] - n / 2.0  # the camera's direction from the middle, in the lattice
+    quarter = np.array([[0.0, -1.0, n], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])  # (i, j) -> (n-j, i)
+    best, out, s = -np.inf, first, first
+    for _ in range(4):
+        seen = np.linalg.inv(s)[:2, :2] @ away
+        if seen[1] > best + 1e-9:
+            best, out = float(seen[1]), s
+        s = s @ quarter
     return out
+
+
+def same_grid(a: GridFit, b: GridFit) -> bool:
+    """Whether ``a`` and ``b`` are one grid: the same size, and every intersection of ``b``
+    within half a cell (in ``a``'s lattice) of the same intersection of ``a``. Grids that
+    agree so closely put each point on the same stone or the same crossing of lines; which
+    of two such looks is the surer then says nothing about where the board is."""
+    if a.size != b.size:
+        return False
+    points = lattice(a.size)
+    back = apply(np.linalg.inv(a.homography), apply(b.homography, points))
+    return bool(np.abs(back - points).max() < 0.5)
 
 
 @dataclasses.dataclass(frozen=True)

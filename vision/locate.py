@@ -19,6 +19,7 @@ lattice starts grids of its own; all are weighed with the rest.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
 import cv2
@@ -27,13 +28,14 @@ import numpy as np
 from . import grid
 from .config import VISION, LocateConfig, VisionConfig
 from .errors import BoardNotFound
-from .grid import GridFit, lift_shift
+from .grid import GridFit, lift_shift, same_grid
 from .grid_candidates import (cell_mask, comb_fit, fit_lattice, grid_component, line_mask,
                               outer_quad)
 from .grid_refine import grow, refine
 from .grid_score import confidence, on_points, vouched
 from .lines import board_outline
 from .outline import outlines, stone_bounds, stone_profiles
+from .point_net import belief, look
 from .stone_lattice import BlackStones, dark_centres, stone_starts
 
 
@@ -295,6 +297,59 @@ def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int,
     return h
 
 
+def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
+               fit: GridFit | None, config: VisionConfig) -> GridFit | None:
+    """The grid ``fit`` that the lines and stones chose, or another, as the point net
+    (`vision.point_net`) believes them (`belief`): of the most confident of the grids
+    ``weighed`` (`LocateConfig.net_looks` of them, no two one grid), in the working
+    image's pixels (``to_full`` maps them to ``image``'s), and each moved a line either way
+    along either axis (one look at a grid serves its moves), the one it believes most where
+    that is another than ``fit`` and believed by `LocateConfig.net_over` more, with that
+    belief as its confidence; else ``fit`` with its confidence raised to the net's belief
+    in it where that is higher. A belief under `LocateConfig.net_trusted` counts for
+    nothing. None where nothing was weighed, or nothing the net trusts and no ``fit``.
+
+    A crowded board hides its lines and its stones stand off their points: the lines
+    barely tell the board's grid from one a line off, or from a patch of it, and may score
+    them all under what a board must; the net, taught what an intersection looks like
+    under a stone or bare and what lies beyond a board's outer lines, tells them apart."""
+    assert config.point_net is not None
+    cfg, net = config.locate, config.point_net
+    wide = dataclasses.replace(net, margin=net.margin + 1)
+    lift = config.stones.stone_lift
+    kept: list[GridFit] = [] if fit is None else [fit]
+    for other in sorted(weighed, key=lambda f: -f.confidence):
+        if len(kept) >= cfg.net_looks:
+            break
+        if other.size in config.sizes and not any(same_grid(k, other) for k in kept):
+            kept.append(other)
+    if not kept:
+        return None
+    believed: list[tuple[float, GridFit]] = []
+    in_fit = 0.0  # the net's belief in ``fit`` as it stands
+    for other in kept:
+        h = to_full @ other.homography
+        if not np.isfinite(h).all() or abs(np.linalg.det(h)) < 1e-12 or abs(h[2, 2]) < 1e-12:
+            continue  # no grid a picture could show
+        seen = look(image, h / h[2, 2], other.size, wide)
+        for di in (-1, 0, 1):
+            for dj in (-1, 0, 1):
+                moved = other if di == dj == 0 else \
+                    GridFit(grid.shifted(other.homography, di, dj), other.size, 0.0)
+                believed.append((belief(seen, lift, (di, dj)), moved))
+                if moved is fit:
+                    in_fit = believed[-1][0]
+    trusted = [b for b in believed if b[0] >= cfg.net_trusted]
+    if not trusted:
+        return fit
+    sure, best = max(trusted, key=lambda b: b[0])
+    if fit is None or (best is not fit and sure >= in_fit + cfg.net_over):
+        return GridFit(best.homography, best.size, sure)
+    if in_fit < cfg.net_trusted:
+        return fit
+    return GridFit(fit.homography, fit.size, max(fit.confidence, in_fit))
+
+
 def line_image(image: np.ndarray, cfg: LocateConfig) -> np.ndarray:
     """The uint8 grey image (H, W) of ``image`` (BGR, BGRA or grey) that the grid's lines are
     looked for in: `to_gray`, unless the exposure clipped the board's wood in grey
@@ -403,6 +458,7 @@ def locate(image: np.ndarray, size: int | None = None,
     fit = None if net is None else \
         _fit_from(small, outer_quad(net, cfg), size, size, config, cfg.net_reach)
     doubtful = [] if fit is None else [fit]
+    weighed: list[GridFit] = list(doubtful)  # every grid weighed, for the point net
     if fit is None or fit.confidence < cfg.recheck_below:
         for other in _other_fits(small, net, fit, size, config):
             doubtful.append(other)
@@ -410,6 +466,7 @@ def locate(image: np.ndarray, size: int | None = None,
                 fit = other
             if fit.confidence >= cfg.recheck_below:
                 break  # as sure as a first grid that needs no second look
+        weighed = list(doubtful)
     if fit is None or fit.confidence < cfg.recheck_below:
         # For boards so crowded the lines hide: the stones may vouch for any of the grids
         # the lines gave (the lines there barely tell them apart), and their lattice starts
@@ -419,6 +476,7 @@ def locate(image: np.ndarray, size: int | None = None,
         if found is not None:
             for other in doubtful:
                 other = vouched(small, other, found.centres, size, config)
+                weighed.append(other)
                 if fit is None or other.confidence > fit.confidence:
                     fit = other
         # The slab of wood and its four edges (`vision.outline`), as a person finds a board.
@@ -426,6 +484,7 @@ def locate(image: np.ndarray, size: int | None = None,
             if fit is None or fit.confidence < cfg.recheck_below else iter(())
         by_stones = False
         for other, placed in slabs:
+            weighed.append(other)
             if fit is None or other.confidence > fit.confidence:
                 fit, by_stones = other, placed
             if fit.confidence >= cfg.recheck_below:
@@ -436,9 +495,14 @@ def locate(image: np.ndarray, size: int | None = None,
             # own lattice, which fits every stone's centre over the whole board; where
             # they vouch alike the lattice is kept, as the finer of the two.
             stones = _stone_fit(small, found, size, config)
+            weighed += [] if stones is None else [stones]
             if stones is not None and (fit is None or stones.confidence > fit.confidence
                                        or (by_stones and stones.confidence >= fit.confidence)):
                 fit = stones
+    if (fit is None or fit.confidence < cfg.recheck_below) and config.point_net is not None \
+            and cfg.net_looks > 0:
+        # Lines and stones leave it in doubt: the point net looks at the grids weighed.
+        fit = net_judged(image, to_full, weighed, fit, config)
     if fit is None:
         raise BoardNotFound(f"no net of lines enclosing at least {cfg.min_holes} alike cells, "
                             "no two families of straight lines, and no lattice of stones")

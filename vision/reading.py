@@ -13,7 +13,7 @@ from . import grid
 from .calibration import calibrate
 from .config import VISION, LocateConfig, OutlineConfig, StoneConfig, VisionConfig
 from .errors import BoardNotFound
-from .grid import GridFit
+from .grid import GridFit, same_grid
 from .grid_score import BoardDoubts, board_doubts, trusted
 from .illuminant import neutral_gray, under_white
 from .locate import locate, working
@@ -99,18 +99,6 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
     return second, again
 
 
-def same_grid(a: GridFit, b: GridFit) -> bool:
-    """Whether ``a`` and ``b`` are one grid: the same size, and every intersection of ``b``
-    within half a cell (in ``a``'s lattice) of the same intersection of ``a``. Grids that
-    agree so closely put each point on the same stone or the same crossing of lines; which
-    of two such looks is the surer then says nothing about where the board is."""
-    if a.size != b.size:
-        return False
-    points = grid.lattice(a.size)
-    back = grid.apply(np.linalg.inv(a.homography), grid.apply(b.homography, points))
-    return bool(np.abs(back - points).max() < 0.5)
-
-
 def read_board(image: np.ndarray, size: int | None = None, *,
                config: VisionConfig = VISION, locate_cfg: LocateConfig | None = None,
                stone_cfg: StoneConfig | None = None,
@@ -129,7 +117,7 @@ def read_board(image: np.ndarray, size: int | None = None, *,
     t1 = time.perf_counter()
     # The stones in the colours a white light gives them (a coloured lamp's gains divided out).
     labels, conf = read_stones(under_white(image, config.light), fit.homography, fit.size,
-                               config.stones, config.light)
+                               config.stones, config.light, config.point_net)
     t2 = time.perf_counter()
     n = fit.size
     small, to_full = work

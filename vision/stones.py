@@ -46,8 +46,9 @@ import numpy as np
 from rules import Cell, strings
 
 from . import grid
-from .config import LIGHT, STONES, LightConfig, StoneConfig
+from .config import LIGHT, STONES, LightConfig, PointNetConfig, StoneConfig
 from .grid import lift_shift
+from .point_net import HIDDEN, OFF, point_scores
 
 EMPTY, BLACK, WHITE = Cell.EMPTY, Cell.BLACK, Cell.WHITE
 """The labels of a reading are the rules' `Cell` codes (these names are kept for callers)."""
@@ -1134,14 +1135,69 @@ def _nearer(chosen: np.ndarray, other: np.ndarray, cfg: StoneConfig) -> np.ndarr
 
 
 def read_stones(image: np.ndarray, homography: np.ndarray, size: int,
-                cfg: StoneConfig = STONES, light: LightConfig = LIGHT
-                ) -> tuple[np.ndarray, np.ndarray]:
+                cfg: StoneConfig = STONES, light: LightConfig = LIGHT,
+                net: PointNetConfig | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Labels and confidences (size, size), row 0 at the top, for the grid ``homography``
-    (the sensor's ceiling, `at_ceiling`, that of ``light``)."""
+    (the sensor's ceiling, `at_ceiling`, that of ``light``): each point as `seen` reads
+    it with the learned reader ``net``, the reading then made to make sense as Go
+    (`resolve_captured`); without ``net``, the measured reading made to make sense as Go,
+    then its confidence `doubt`ed."""
+    if net is not None:
+        return resolve_captured(*seen(image, homography, size, cfg, light, net),
+                                cfg.resolve_below)
     f = features(image, homography, size, cfg, light)
     raw, sure, first = judged(f, cfg, light)
     labels, conf = resolve_captured(raw, sure, cfg.resolve_below)
     return labels, doubt(f, labels, conf, cfg, first=first)
+
+
+def seen(image: np.ndarray, homography: np.ndarray, size: int, cfg: StoneConfig,
+         light: LightConfig, net: PointNetConfig | None) -> tuple[np.ndarray, np.ndarray]:
+    """Each point's label and confidence (size, size) as the picture shows it, before the
+    reading is made to make sense as Go: the measured reading (`judged`, its confidence
+    `doubt`ed), and with ``net`` that reading and the learned reader's
+    (`vision.point_net`) on the same grid weighed together (`fused`)."""
+    f = features(image, homography, size, cfg, light)
+    raw, sure, first = judged(f, cfg, light)
+    conf = doubt(f, raw, sure, cfg, first=first)
+    if net is None:
+        return raw, conf
+    scores = point_scores(image, homography, size, net, net.lift)
+    if cfg.lighter_black:  # the net's darker stones are the lighter player's
+        scores = scores[:, :, [Cell.EMPTY, Cell.WHITE, Cell.BLACK, HIDDEN, OFF]]
+    return fused(raw, conf, scores, net)
+
+
+def fused(labels: np.ndarray, confidence: np.ndarray, scores: np.ndarray,
+          cfg: PointNetConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Two readers' opinions of each point weighed as independent witnesses: the measured
+    ``labels`` read with ``confidence`` (size, size; at least a third, the label chosen
+    being no less likely than either other, which share what is left) and the learned reader's probabilities ``scores`` (size, size, 5: EMPTY, BLACK,
+    WHITE, hidden, off; `vision.point_net.LABELS`), each kept within ``cfg.fuse_floor``
+    of certainty, multiplied. Returns the label each point is likeliest to be and that
+    probability: where the two agree it is surer than either, where they differ the surer
+    one wins by what the other doubts, and where both doubt, so does the reading.
+
+    The net's three labels of what lies on a point are weighed as it gives them for a
+    point it sees; how likely the point is hidden under something that is no stone (a
+    hand, a sleeve, an object), or no intersection of the board at all (the grid off
+    there), is taken off the probability, and a point likelier hidden than not
+    (``cfg.hidden_at``) is read empty: the picture does not show what lies there, and
+    empty is what most points are."""
+    floor = cfg.fuse_floor
+    # A confidence under a third (a `doubt`) leaves the point undecided by the measured
+    # reader, not decided against the label it chose as the likeliest.
+    c = np.clip(confidence, 1.0 / 3.0, 1.0 - floor)
+    measured = np.repeat(((1.0 - c) / 2.0)[:, :, None], 3, axis=2)
+    np.put_along_axis(measured, labels[:, :, None].astype(np.int64), c[:, :, None], axis=2)
+    shown = scores[:, :, :HIDDEN].sum(axis=2)
+    visible = scores[:, :, :HIDDEN] / np.maximum(shown, 1e-9)[:, :, None]
+    joint = measured * np.clip(visible, floor, 1.0)
+    joint /= joint.sum(axis=2, keepdims=True)
+    out = joint.argmax(axis=2)
+    sure = np.take_along_axis(joint, out[:, :, None], axis=2)[:, :, 0] * shown
+    out = np.where(scores[:, :, HIDDEN] >= cfg.hidden_at, Cell.EMPTY, out)
+    return out.astype(labels.dtype), sure
 
 
 def doubt(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,

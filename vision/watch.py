@@ -10,9 +10,9 @@ the whole image). What a frame shows is judged against the frames before it:
   so within the last ``settle`` seconds, is moving (a hand, a stone being put down): it is
   reported unknown, with the points next to it, so that a hand is never read as stones.
   Points the classifier is unsure of stay known but carry their low confidence.
-* **Reading.** The stones are read (`stones.features` and `stones.judged`, the costly
-  part: a warp of the board and some medians; with `stones.doubt`, the confidence a photo's
-  reading carries) only on frames that need it: when a seen
+* **Reading.** The stones are read (`stones.seen`, the costly part: a warp of the board,
+  some medians and the point net; with `stones.doubt`, the confidence a photo's reading
+  carries) only on frames that need it: when a seen
   point was hidden at the last reading, or looks different from then (a stone was put
   down, the light changed slowly), and while a new label is waiting out its ``persist``
   frames, and every ``refresh`` seconds anyway. Other points keep the label and
@@ -51,7 +51,7 @@ from .grid import GridFit
 from .grid_score import lattice_score
 from .locate import to_gray
 from .reading import Reading, locate_in_any_light
-from .stones import doubt, features, judged
+from .stones import seen
 
 
 @dataclasses.dataclass(frozen=True)
@@ -306,10 +306,8 @@ class BoardWatcher:
         assert self.fit is not None
         self.reads += 1
         self._read_time = time
-        f = features(image, self.fit.homography, self.size, self.vision.stones,
-                     self.vision.light)
-        raw, sure, first = judged(f, self.vision.stones, self.vision.light)
-        self._confidence = doubt(f, raw, sure, self.vision.stones, first=first)
+        raw, self._confidence = seen(image, self.fit.homography, self.size, self.vision.stones,
+                                     self.vision.light, self.vision.point_net)
         self._read_look = looks
         self._read_seen = ~unknown
         if self._label is None:

@@ -19,6 +19,7 @@ import numpy as np
 from rules import Position
 from vision import grid
 from vision.evaluate import to_array
+from vision.config import POINT_NET
 from vision.stones import read_stones
 from vision.synth import Scene, random_position, render
 
@@ -45,8 +46,9 @@ def shot(size: int, seed: int, taken: float = 0.3, scene: Scene = Scene(glare=Fa
 
 
 def read(s: Shot) -> tuple[np.ndarray, np.ndarray]:
-    """Labels and confidences of the stones of ``s`` read against its true grid."""
-    return read_stones(s.image, s.homography, s.size)
+    """Labels and confidences of the stones of ``s`` read against its true grid, as
+    `vision.read_board` reads them (the point net weighed in)."""
+    return read_stones(s.image, s.homography, s.size, net=POINT_NET)
 
 
 def lattice_map(s: Shot) -> tuple[np.ndarray, np.ndarray]:

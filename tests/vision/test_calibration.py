@@ -15,7 +15,7 @@ from vision.calibrated import FITTED
 from vision.calibration import (
     ANTITONE, BOARD_FEATURES, MONOTONE, POINT_FEATURES, Calibration, Logistic, board_evidence,
     calibrate, fit_logistic, log_odds, point_evidence)
-from vision.config import STONES
+from vision.config import STONES, VISION
 from vision.grid_score import BoardDoubts
 from vision.stones import read_stones
 from vision.synth import render, random_position
@@ -161,7 +161,7 @@ def test_the_fit_never_lets_more_doubt_mean_surer() -> None:
 def test_read_board_applies_the_calibration_last() -> None:
     shot = render(random_position(9, 4), 4)
     raw = read_board(shot.image, stone_cfg=dataclasses.replace(STONES, calibration=None))
-    labels, conf = read_stones(shot.image, raw.homography, 9)
+    labels, conf = read_stones(shot.image, raw.homography, 9, net=VISION.point_net)
     assert raw.confidence == tuple(float(c) for c in conf[::-1].ravel())
     # A calibration that knows nothing but its base rates: every point 0.3, the board 0.8.
     flat = Calibration(

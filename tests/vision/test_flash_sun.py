@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.config import LIGHT, STONES
+from vision.config import LIGHT, POINT_NET, STONES
 from vision.evaluate import to_array
 from vision.illuminant import under_white
 from vision.stones import read_stones
@@ -21,8 +21,8 @@ from vision.synth import Scene, random_position, render
 
 from .test_stone_light import drawn_board
 
-pytestmark = pytest.mark.xfail(strict=True, reason=(
-    "issue 19: flash hot spots and sunlight patches are still misread; the rule tried "
+STILL_MISREAD = pytest.mark.xfail(strict=True, reason=(
+    "issue 19: a flash's hot spot is still misread, by the point net too; the rule tried "
     "(stones.lit_patch, reverted) cost robustness rows"))
 
 SEEDS = range(4)
@@ -36,7 +36,7 @@ def misread(scene: Scene) -> list[tuple[int, int]]:
     for seed in SEEDS:
         shot = render(random_position(19, seed, stones=0.5), seed, scene)
         labels, conf = read_stones(under_white(shot.image, LIGHT), shot.homography, 19,
-                                   STONES, LIGHT)
+                                   STONES, LIGHT, POINT_NET)
         wrong = (labels != to_array(shot.position.rows())) & ~shot.hidden
         out.append((int(wrong.sum()), int((wrong & (conf >= SURE)).sum())))
     return out
@@ -52,18 +52,22 @@ def sun() -> list[tuple[int, int]]:
     return misread(Scene(sun=True))
 
 
+@STILL_MISREAD
 def test_a_hot_spot_costs_few_points(flash: list[tuple[int, int]]) -> None:
-    # Now 13 points wrong on these 4 boards, 5 of them surely (lit_patch got 8 and 1).
+    # Now 11 points wrong on these 4 boards, 2 of them surely (13 and 5 read without the
+    # point net; lit_patch got 8 and 1).
     assert sum(wrong for wrong, _ in flash) <= 8
 
 
+@STILL_MISREAD
 def test_points_lost_to_a_hot_spot_are_not_read_surely(flash: list[tuple[int, int]]) -> None:
-    # Now 5 (black stones under the glare read white).
+    # Now 2 (black stones under the glare read white; 5 without the point net).
     assert sum(sure for _, sure in flash) <= 1
 
 
 def test_white_stones_in_sunlight_are_read(sun: list[tuple[int, int]]) -> None:
-    # Now 10 points wrong, 3 of them surely (white stones washed out read empty).
+    # Read without the point net, 10 points were wrong, 3 of them surely (white stones
+    # washed out read empty); with it, none.
     assert sum(wrong for wrong, _ in sun) <= 2
     assert sum(sure for _, sure in sun) == 0
 
@@ -98,20 +102,21 @@ def glared_board(add: float) -> tuple[np.ndarray, np.ndarray]:
     return photo, homography
 
 
-@pytest.mark.parametrize("add", [160.0, 180.0, 200.0])
+@pytest.mark.parametrize("add", [160.0, 180.0, pytest.param(200.0, marks=STILL_MISREAD)])
 def test_under_glare_a_black_stone_stays_black_and_the_wood_empty(add: float) -> None:
     """The glare (core at the middle point, a black stone on it) lifts the black stone
     past the wood outside the spot, but not past the wood beside it, whose lines still
-    show. (Now from 160 grey levels on, that stone reads empty or white, surely.)"""
+    show. (Read without the point net, from 160 grey levels on that stone reads empty or
+    white, surely; with it, at 200 one point is wrong, at 0.14.)"""
     photo, homography = glared_board(add)
-    labels, _ = read_stones(photo, homography, N)
+    labels, _ = read_stones(photo, homography, N, net=POINT_NET)
     assert (labels == to_array(ROWS)).all(), f"read\n{labels}"
 
 
 def test_where_glare_clips_the_wood_nothing_is_read_surely_wrong() -> None:
     """The core clips the wood, its lines and the black stone alike: what is read there
-    wrong is not read surely. (Now the stone on the core reads empty at 0.98, the
-    black stone beside it empty at 0.61.)"""
+    wrong is not read surely. (Read without the point net, the stone on the core reads
+    empty at 0.98, the black stone beside it empty at 0.61; with it, at 0.51 and 0.49.)"""
     photo, homography = glared_board(250.0)
-    labels, conf = read_stones(photo, homography, N)
+    labels, conf = read_stones(photo, homography, N, net=POINT_NET)
     assert (conf[labels != to_array(ROWS)] < SURE).all()

@@ -13,7 +13,7 @@ import pytest
 from vision import grid
 from vision.errors import BoardNotFound
 from vision.locate import locate
-from vision.config import LOCATE, SIZES, VISION
+from vision.config import LOCATE, SIZES, VISION, VisionConfig
 from vision.grid import GridFit
 from vision.grid_score import edge_shares, vouched
 from vision.stone_lattice import (BlackStones, dark_centres, lattice_axes, lattice_through,
@@ -22,6 +22,14 @@ from vision.synth import Scene, random_position, render
 
 locate_module = importlib.import_module("vision.locate")  # the name `locate` is its function
 stone_lattice_module = importlib.import_module("vision.stone_lattice")
+
+
+def without_net(config: VisionConfig) -> VisionConfig:
+    """``config`` with the point net left out of finding the board (`LocateConfig.net_looks`)."""
+    return dataclasses.replace(config, locate=dataclasses.replace(config.locate, net_looks=0))
+
+
+LINES_ONLY = without_net(VISION)
 
 
 def _cell_error(found: np.ndarray, truth: np.ndarray, n: int) -> float:
@@ -369,7 +377,12 @@ def test_a_board_crowded_past_its_lines_is_found_from_its_stones(lines: int, giv
         m.setattr(locate_module, "dark_centres", lambda *args: None)
         m.setattr(locate_module, "outlines", lambda *args: [])  # the lines alone, no slab
         with pytest.raises(BoardNotFound):
-            locate(shot.image, given)
+            locate(shot.image, given, config=LINES_ONLY)
+        try:  # the point net, shown the grids the lines gave, takes none that is wrong
+            fit = locate(shot.image, given)
+        except BoardNotFound:
+            return
+        assert fit.size == lines and _cell_error(fit.corners, shot.corners, lines) < 0.1
 
 
 def test_a_doubtful_grid_of_lines_gives_way_to_one_the_stones_vouch_for(monkeypatch) -> None:
@@ -384,8 +397,10 @@ def test_a_doubtful_grid_of_lines_gives_way_to_one_the_stones_vouch_for(monkeypa
     with monkeypatch.context() as m:
         m.setattr(locate_module, "dark_centres", lambda *args: None)
         m.setattr(locate_module, "outlines", lambda *args: [])  # the lines alone, no slab
-        assert locate(shot.image, config=lax).size == 13
-        assert locate(shot.image).size == 19  # (with it, the lines alone find the board)
+        assert locate(shot.image, config=without_net(lax)).size == 13
+        assert locate(shot.image, config=LINES_ONLY).size == 19  # (with it, the lines alone do)
+        fit = locate(shot.image, config=lax)  # the point net tells the 13x13 patch from the board
+        assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
 
 
 def test_stones_seen_from_a_leaning_camera_vouch_for_the_grid_of_lines(monkeypatch) -> None:
@@ -400,7 +415,9 @@ def test_stones_seen_from_a_leaning_camera_vouch_for_the_grid_of_lines(monkeypat
         m.setattr(locate_module, "dark_centres", lambda *args: None)
         m.setattr(locate_module, "outlines", lambda *args: [])  # the lines alone, no slab
         with pytest.raises(BoardNotFound):
-            locate(shot.image)
+            locate(shot.image, config=LINES_ONLY)
+        fit = locate(shot.image)  # the point net trusts the grid of lines the stones would
+        assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
 
 
 def test_stones_leaning_past_the_far_edge_are_no_lines_running_on_past_it() -> None:
@@ -485,9 +502,12 @@ def test_a_crowded_board_whose_most_crowded_stones_lie_in_its_far_rows_is_found(
     fit = locate(shot.image)
     assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
     monkeypatch.setattr(locate_module, "outlines", lambda *args: [])  # the stones, no slab
+    near_seeds = dataclasses.replace(
+        VISION, locate=dataclasses.replace(LOCATE, stone_seeds_apart=(0, 4.0)))
     with pytest.raises(BoardNotFound):
-        locate(shot.image, config=dataclasses.replace(
-            VISION, locate=dataclasses.replace(LOCATE, stone_seeds_apart=(0, 4.0))))
+        locate(shot.image, config=without_net(near_seeds))
+    fit = locate(shot.image, config=near_seeds)  # the point net takes a grid of lines
+    assert fit.size == 19 and _cell_error(fit.corners, shot.corners, 19) < 0.1
 
 
 @pytest.mark.parametrize("lines, tilt, seed", [(19, 65, 1), (19, 65, 3), (13, 55, 1), (13, 65, 0)])

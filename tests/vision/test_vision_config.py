@@ -58,13 +58,23 @@ def test_the_locate_config_decides_whether_a_board_is_found() -> None:
 
 
 def test_the_stone_config_decides_the_stones_read() -> None:
+    # The measured reader alone (no net weighed in): its config decides.
     shot = plain_board()
+    measured = dataclasses.replace(VISION, point_net=None)
     blind = dataclasses.replace(STONES, black_drop=2.0)  # nothing is that much darker
-    rows = read_board(shot.image, config=dataclasses.replace(VISION, stones=blind)).rows()
-    assert "".join(read_board(shot.image).rows()).count("X") > 0
+    rows = read_board(shot.image, config=dataclasses.replace(measured, stones=blind)).rows()
+    assert "".join(read_board(shot.image, config=measured).rows()).count("X") > 0
     assert "".join(rows).count("X") == 0
     # The old keyword stands in for the config's part, as before.
-    assert read_board(shot.image, stone_cfg=blind).rows() == rows
+    assert read_board(shot.image, config=measured, stone_cfg=blind).rows() == rows
+
+
+def test_the_point_net_config_reaches_the_stone_reading() -> None:
+    shot = plain_board()
+    assert VISION.point_net is not None
+    elsewhere = dataclasses.replace(VISION.point_net, weights="/nonexistent/points.onnx")
+    with pytest.raises(FileNotFoundError, match="/nonexistent/points.onnx"):
+        read_board(shot.image, config=dataclasses.replace(VISION, point_net=elsewhere))
 
 
 def test_the_stone_lift_and_the_outline_config_reach_the_board_search(

@@ -1,0 +1,1 @@
+"""Scripts that train the learned parts of `vision` (PyTorch, never run by the tests)."""
