@@ -159,31 +159,38 @@ def test_crowded_board_from_above_on_a_light_grey_floor_with_bowls_and_feet(seed
     assert_found_at_19(picture, shot.homography)
 
 
-def plain_slab(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """A picture (720 x 960) of a slab of wood, a grid and a few stones on it, seen in
-    perspective on a darker cloth; and its corners (4, 2)."""
+SLAB = np.array([[250, 120], [710, 120], [790, 620], [170, 620]], dtype=np.float64)
+
+
+def plain_slab(seed: int, corners: np.ndarray = SLAB, lines: int = 19,
+               shape: tuple[int, int] = (720, 960), jitter: float = 40.0
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """A picture (``shape``) of a slab of wood, a grid of ``lines`` lines and a few stones
+    on it, seen in perspective on a darker cloth, its corners ``corners`` each moved up to
+    ``jitter`` px either way at random; and those corners (4, 2)."""
     rng = np.random.default_rng(seed)
     square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float64)
-    corners = np.array([[250, 120], [710, 120], [790, 620], [170, 620]], dtype=np.float64)
-    corners += rng.uniform(-40, 40, (4, 2))
+    corners = corners + rng.uniform(-jitter, jitter, (4, 2))
     side = 600
     board = np.empty((side, side, 3))
     board[:] = rng.uniform([80, 150, 190], [120, 190, 230])
     board *= 1.0 + 0.04 * np.sin(np.arange(side) / rng.uniform(5, 12))[:, None, None]
-    for k in range(19):
-        p = int(45 + k * 510 / 18)
+    for k in range(lines):
+        p = int(45 + k * 510 / (lines - 1))
         cv2.line(board, (p, 45), (p, 555), (40.0, 40.0, 40.0), 2)
         cv2.line(board, (45, p), (555, p), (40.0, 40.0, 40.0), 2)
-    for _ in range(60):
-        i, j = rng.integers(0, 19, 2)
+    for _ in range(60 * lines // 19):
+        i, j = rng.integers(0, lines, 2)
         g = float(rng.choice([25.0, 230.0]))
-        cv2.circle(board, (int(45 + i * 510 / 18), int(45 + j * 510 / 18)), 13, (g, g, g), -1)
+        cv2.circle(board, (int(45 + i * 510 / (lines - 1)), int(45 + j * 510 / (lines - 1))),
+                   int(13 * 18 / (lines - 1)), (g, g, g), -1)
     warp = cv2.getPerspectiveTransform((square * side).astype(np.float32),
                                        corners.astype(np.float32))
-    picture = np.empty((720, 960, 3))
+    h, w = shape
+    picture = np.empty((h, w, 3))
     picture[:] = rng.uniform(30, 110, 3)
-    inside = cv2.warpPerspective(np.ones((side, side), np.float32), warp, (960, 720))
-    wood = cv2.warpPerspective(board, warp, (960, 720))
+    inside = cv2.warpPerspective(np.ones((side, side), np.float32), warp, (w, h))
+    wood = cv2.warpPerspective(board, warp, (w, h))
     picture = picture * (1 - inside[:, :, None]) + wood * inside[:, :, None]
     picture += rng.normal(0, 3, picture.shape)
     return np.clip(picture, 0, 255).astype(np.uint8), corners
@@ -221,3 +228,20 @@ def test_a_slab_running_off_both_sides_of_the_picture_keeps_its_top_and_bottom_e
         for x, y in ends:
             on_edge = a[1] + (x - a[0]) / (b[0] - a[0]) * (b[1] - a[1])
             assert abs(on_edge - y) < 4.0, (a, b, x, y)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_9x9_slab_far_off_is_found_though_it_fills_a_twentieth_of_a_wide_picture(
+        seed: int) -> None:
+    # A 9x9 board whose cells are about a 55th of the picture's width, its slab 9.4 cells
+    # across: the smallest board a reader can read, under 6% of a 16:9 picture.
+    corners = np.array([[880, 460], [1200, 460], [1230, 750], [850, 750]], dtype=np.float64)
+    picture, corners = plain_slab(seed, corners, lines=9, shape=(1080, 1920), jitter=15.0)
+    share = cv2.contourArea(corners.astype(np.float32)) / (1080 * 1920)
+    assert share < 0.06
+    found = outlines(picture)
+    assert found, "no outline"
+    # Within a quarter of a cell (the slab is 600 px of which the grid takes 510 in 8
+    # cells): a pixel of the picture the outline is traced in, which the lines then refine.
+    cell = np.ptp(corners[:, 0]) * (510 / 8) / 600
+    assert np.abs(found[0].quad - corners).max() < cell / 4, f"\n{found[0].quad}\n{corners}"
