@@ -16,19 +16,20 @@ the dev photos show no hand or object on a board. Deterministic: no randomness a
 (the scenes are seeded).
 
 Every read is done with the calibration off (``StoneConfig.calibration=None``): the fit is
-of the reader's raw figures. Per board found it records the raw point confidences and
-labels, which points are right (best of four rotations against the truth, mirror images
-too for a single stone), and whether the board is right: **a board found is right**
-(`Record.grid_right`) when it is the board's own grid at its size: its size is the
-manifest's (where given), and its four corners lie within `GRID_OFF` (half a cell) of the
-labelled ones (where labelled, moved as the perturbation moves the photo), or where only
-the stones are known, the stones read sit on the true ones no worse than on the true ones
-moved a line any way (`stones_agree`). A point or two misread on a grid in place is not a
-wrong board: that is what the points' confidence is for (the older verdict, also 99% of
-the points right, is kept as ``board_right``: on the dev photos it made a wrong board of
-every 9x9 with one point misread).
-Points of a board read at the wrong size have no truth and are left out of the point fit;
-the board counts wrong.
+of the reader's raw figures, read as `read_board` reads them (the point net of
+`VisionConfig.point_net` weighed in, on the true grids and the placed ones too). Per board
+found it records the raw point confidences and labels, which points are right (best of
+four rotations against the truth, mirror images too for a single stone), and whether the
+board is right: **a board found is right** (`Record.grid_right`) when it is the board's
+own grid at its size: its size is the manifest's (where given), and its four corners lie
+within `GRID_OFF` (half a cell) of the labelled ones (where labelled, moved as the
+perturbation moves the photo), or where only the stones are known, the stones read sit on
+the true ones no worse than on the true ones moved a line any way (`stones_agree`). A
+point or two misread on a grid in place is not a wrong board: that is what the points'
+confidence is for (the older verdict, also 99% of the points right, is kept as
+``board_right``: on the dev photos it made a wrong board of every 9x9 with one point
+misread). Points of a board read at the wrong size have no truth and are left out of the
+point fit; the board counts wrong.
 
 ``--mistaken K`` places in every K-th photo read right untouched the grids its board's is
 most easily mistaken for (`placement_records`: a line off each way, 9x9 and 13x13
@@ -93,7 +94,7 @@ from vision import BoardNotFound, Reading, read_board  # noqa: E402
 from vision.calibration import (  # noqa: E402
     BOARD_FEATURES, BOARD_RIDGE, POINT_FEATURES, POINT_RIDGE, Calibration, Logistic,
     board_evidence, fit_logistic, point_evidence)
-from vision.config import LOCATE, StoneConfig  # noqa: E402
+from vision.config import LOCATE, VISION, StoneConfig  # noqa: E402
 from vision.evaluate import corner_error_cells, source_of, to_array  # noqa: E402
 from vision.grid_score import BoardDoubts, mistaken_placements, trusted  # noqa: E402
 from vision.perturb import STANDARD, Perturbation  # noqa: E402
@@ -352,7 +353,8 @@ def scene_records(seeds: int, size: int = 19) -> list[Record]:
     for k, kind in enumerate(SCENE_KINDS):
         for seed in range(seeds):
             shot = scene(kind, size, seed, 0.3 if seed % 2 == 0 else 0.6)
-            labels, conf = read_stones(shot.image, shot.homography, size)
+            labels, conf = read_stones(shot.image, shot.homography, size, RAW, VISION.light,
+                                       VISION.point_net)
             right = (labels == shot.truth) & ~shot.hidden
             counted = ~shot.hidden | (labels != EMPTY)
             out.append(Record(-1 - k * seeds - seed, f"scene {kind} {seed}", SCENE_SOURCE,
@@ -375,7 +377,6 @@ def placement_records(base: Path, records: Sequence[Record], stride: int) -> lis
     the working image, the stones through the lattice). All wrong: a line off is a cell
     off at every corner, a patch of the wrong size. `PhotoUnreadable` if a photo cannot
     be read."""
-    from vision.config import VISION
     from vision.grid import GridFit
     from vision.grid_score import board_doubts, confidence
     from vision.illuminant import under_white
@@ -395,7 +396,7 @@ def placement_records(base: Path, records: Sequence[Record], stride: int) -> lis
             own = confidence(small, placed, VISION.locate)
             doubts = board_doubts(small, placed, VISION.locate)
             h = to_full @ placed.homography
-            labels, conf = read_stones(lit, h, placed.size, RAW)
+            labels, conf = read_stones(lit, h, placed.size, RAW, VISION.light, VISION.point_net)
             out.append(Record(
                 r.photo, r.image, r.source, PLACED + name, True, False, labels, conf, h,
                 trusted(own, doubts, VISION.locate), tuple(image.shape),

@@ -626,7 +626,8 @@ class StoneConfig:
     0.6 than the raw figures do (32 against 61 of 223; refitted with the board's doubts,
     46 against 88 of 223 at the default strides, AUC 0.940 against 0.932; refitted with the
     doubts as board evidence and a wrong board counted as a grid not the board's own, 29
-    against 42 of 82), and the promise that a point read at 0.6 or more is right is what
+    against 42 of 82; and refitted on the reading with the point net weighed in, none
+    against 8 of 26), and the promise that a point read at 0.6 or more is right is what
     the tracker and the page lean on. The board confidence `read_board` reports without it
     already tells the board's grid from those it is most easily mistaken for (held out by
     source: AUC 1.000, no wrong board at or above `LocateConfig.min_confidence`)."""

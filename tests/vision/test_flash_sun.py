@@ -54,14 +54,15 @@ def sun() -> list[tuple[int, int]]:
 
 @STILL_MISREAD
 def test_a_hot_spot_costs_few_points(flash: list[tuple[int, int]]) -> None:
-    # Now 11 points wrong on these 4 boards, 2 of them surely (13 and 5 read without the
+    # Now 9 points wrong on these 4 boards, 4 of them surely (13 and 5 read without the
     # point net; lit_patch got 8 and 1).
     assert sum(wrong for wrong, _ in flash) <= 8
 
 
 @STILL_MISREAD
 def test_points_lost_to_a_hot_spot_are_not_read_surely(flash: list[tuple[int, int]]) -> None:
-    # Now 2 (black stones under the glare read white; 5 without the point net).
+    # Now 4 (three white stones washed out by the glare and a black one read empty; 5
+    # without the point net).
     assert sum(sure for _, sure in flash) <= 1
 
 
