@@ -141,18 +141,19 @@ def camera_centre(homography: np.ndarray, shape: tuple[int, ...],
     return None if abs(float(centre[2])) < 1e-6 else centre
 
 
-def facing(homography: np.ndarray, shape: tuple[int, ...], size: int) -> np.ndarray:
+def facing(homography: np.ndarray, shape: tuple[int, ...], size: int,
+           cfg: StoneConfig = STONES) -> np.ndarray:
     """The symmetry ``s`` (3, 3; lattice to lattice) of the square lattice of ``size`` lines
     with which ``homography @ s`` labels the board the same way however the photo was
     turned: its corners clockwise on screen (a photo is never mirrored, `upright`), and
     turned so that the camera (`camera_centre`) lies beyond its last row, as far as it
     lies off the board's middle at all; `upright`'s labelling where the camera is not
-    known. A turn of the photo about its centre keeps the camera recovered, so the board
-    relabelled so is the same board, seen the same way."""
+    known (``cfg``'s). A turn of the photo about its centre keeps the camera recovered, so
+    the board relabelled so is the same board, seen the same way."""
     n = size - 1
     relabel = np.linalg.inv(homography) @ upright(homography, size)
     first: np.ndarray = np.round(relabel / relabel[2, 2])
-    centre = camera_centre(homography, shape)
+    centre = camera_centre(homography, shape, cfg)
     if centre is None:
         return first
     away = centre[:2] - n / 2.0  # the camera's direction from the middle, in the lattice

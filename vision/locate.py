@@ -331,7 +331,7 @@ def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
         h = to_full @ other.homography
         if not np.isfinite(h).all() or abs(np.linalg.det(h)) < 1e-12 or abs(h[2, 2]) < 1e-12:
             continue  # no grid a picture could show
-        seen = look(image, h / h[2, 2], other.size, wide)
+        seen = look(image, h / h[2, 2], other.size, wide, camera=config.stones)
         for di in (-1, 0, 1):
             for dj in (-1, 0, 1):
                 moved = other if di == dj == 0 else \

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from . import grid
-from .config import PointNetConfig
+from .config import STONES, PointNetConfig, StoneConfig
 
 MODEL = Path(__file__).with_name("models") / "points.onnx"
 """The trained net's weights (ONNX), shipped with the package."""
@@ -167,14 +167,15 @@ def board_input(image: np.ndarray, homography: np.ndarray, size: int,
 
 def sample_points(homography: np.ndarray, shape: tuple[int, ...], size: int,
                   cfg: PointNetConfig, lift: float,
-                  points: np.ndarray | None = None) -> np.ndarray:
+                  points: np.ndarray | None = None, camera: StoneConfig = STONES) -> np.ndarray:
     """Where the net's answer is read for each intersection, (size * size, 2) in pixels of
     its output map (row by row, row 0 at the grid's row 0): the point in the board as
     `board_input` shows it, moved by the stones' lift (`vision.grid.lift_shift` of a body
-    ``lift`` cells up, for a picture of ``shape``), at the output's stride. ``points``
-    (k, 2), where given, are places on the board (lattice units) to read instead."""
+    ``lift`` cells up, for a picture of ``shape``, the camera as ``camera`` trusts it), at
+    the output's stride. ``points`` (k, 2), where given, are places on the board (lattice
+    units) to read instead."""
     pts = grid.lattice(size) if points is None else points
-    shift = grid.lift_shift(homography, shape, size, lift, points=pts)
+    shift = grid.lift_shift(homography, shape, size, lift, camera, points=pts)
     return map_points((pts + cfg.margin + shift) * (2 * cfg.cell), cfg)
 
 
@@ -219,7 +220,7 @@ class Seen:
     """What the net made of a board: its ``logits`` (5, H, W) over the board as
     `board_input` showed it for the grid ``homography`` of ``size`` lines relabelled by
     the lattice symmetry ``facing`` (`vision.grid.facing`; ``cfg``'s margin round it) in a
-    picture of ``shape``."""
+    picture of ``shape``, the camera recovered as ``camera`` trusts it."""
 
     logits: np.ndarray
     homography: np.ndarray
@@ -227,6 +228,7 @@ class Seen:
     shape: tuple[int, ...]
     cfg: PointNetConfig
     facing: np.ndarray = dataclasses.field(default_factory=lambda: np.eye(3))
+    camera: StoneConfig = STONES
 
     def at(self, points: np.ndarray, lift: float) -> np.ndarray:
         """The probabilities (k, 5) of each label (`LABELS`) at the places ``points`` (k, 2;
@@ -234,7 +236,7 @@ class Seen:
         up."""
         shown = grid.apply(np.linalg.inv(self.facing), np.asarray(points, dtype=np.float64))
         at = sample_points(self.homography @ self.facing, self.shape, self.size, self.cfg, lift,
-                           shown)
+                           shown, self.camera)
         z = bilinear(self.logits, at)
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z)
@@ -243,17 +245,18 @@ class Seen:
 
 
 def look(image: np.ndarray, homography: np.ndarray, size: int, cfg: PointNetConfig,
-         path: Path | None = None) -> Seen:
+         path: Path | None = None, camera: StoneConfig = STONES) -> Seen:
     """The net run over the board whose grid ``homography`` gives in ``image``, shown to
     it the same way up however the photo was turned (`vision.grid.facing`: the net,
     taught boards every way up, is not exactly alike under turns). A net taught fewer
     labels than `LABELS` gives the rest probability 0. The weights are at ``path``, else
-    ``cfg.weights``, else `MODEL`. Raises FileNotFoundError when they are missing."""
+    ``cfg.weights``, else `MODEL`; the camera is trusted as ``camera`` says
+    (`StoneConfig.camera_axes`). Raises FileNotFoundError when they are missing."""
     if path is None:
         path = Path(cfg.weights) if cfg.weights else MODEL
     if not available(path):
         raise FileNotFoundError(f"no point net weights at {path}")
-    facing = grid.facing(homography, image.shape, size)
+    facing = grid.facing(homography, image.shape, size, camera)
     x = board_input(image, homography @ facing, size, cfg)
     net = _net(str(path))
     net.setInput(x[None])
@@ -261,23 +264,25 @@ def look(image: np.ndarray, homography: np.ndarray, size: int, cfg: PointNetConf
     if len(logits) < len(LABELS):  # an older net, of fewer labels
         logits = np.concatenate([logits, np.full((len(LABELS) - len(logits),)
                                                  + logits.shape[1:], -np.inf)])
-    return Seen(logits, homography, size, image.shape, cfg, facing)
+    return Seen(logits, homography, size, image.shape, cfg, facing, camera)
 
 
 def scores_at(image: np.ndarray, homography: np.ndarray, size: int, cfg: PointNetConfig,
-              lift: float, points: np.ndarray, path: Path | None = None) -> np.ndarray:
+              lift: float, points: np.ndarray, path: Path | None = None,
+              camera: StoneConfig = STONES) -> np.ndarray:
     """The net's probabilities (k, 5) of each label (`LABELS`) at the places ``points``
     (k, 2; lattice units) of the board whose grid ``homography`` gives in ``image``, a
     stone's body looked for ``lift`` cells up (`look`, then `Seen.at`)."""
-    return look(image, homography, size, cfg, path).at(points, lift)
+    return look(image, homography, size, cfg, path, camera).at(points, lift)
 
 
 def point_scores(image: np.ndarray, homography: np.ndarray, size: int,
-                 cfg: PointNetConfig, lift: float, path: Path | None = None) -> np.ndarray:
+                 cfg: PointNetConfig, lift: float, path: Path | None = None,
+                 camera: StoneConfig = STONES) -> np.ndarray:
     """The net's probabilities (size, size, 5) of each label (`LABELS`) at every
     intersection of the grid ``homography`` in ``image``, row 0 at the grid's row 0
     (`scores_at` the lattice's points)."""
-    out = scores_at(image, homography, size, cfg, lift, grid.lattice(size), path)
+    out = scores_at(image, homography, size, cfg, lift, grid.lattice(size), path, camera)
     return out.reshape(size, size, len(LABELS))
 
 

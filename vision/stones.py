@@ -1162,7 +1162,7 @@ def seen(image: np.ndarray, homography: np.ndarray, size: int, cfg: StoneConfig,
     conf = doubt(f, raw, sure, cfg, first=first)
     if net is None:
         return raw, conf
-    scores = point_scores(image, homography, size, net, net.lift)
+    scores = point_scores(image, homography, size, net, net.lift, camera=cfg)
     if cfg.lighter_black:  # the net's darker stones are the lighter player's
         scores = scores[:, :, [Cell.EMPTY, Cell.WHITE, Cell.BLACK, HIDDEN, OFF]]
     return fused(raw, conf, scores, net)
@@ -1172,9 +1172,10 @@ def fused(labels: np.ndarray, confidence: np.ndarray, scores: np.ndarray,
           cfg: PointNetConfig) -> tuple[np.ndarray, np.ndarray]:
     """Two readers' opinions of each point weighed as independent witnesses: the measured
     ``labels`` read with ``confidence`` (size, size; at least a third, the label chosen
-    being no less likely than either other, which share what is left) and the learned reader's probabilities ``scores`` (size, size, 5: EMPTY, BLACK,
-    WHITE, hidden, off; `vision.point_net.LABELS`), each kept within ``cfg.fuse_floor``
-    of certainty, multiplied. Returns the label each point is likeliest to be and that
+    being no less likely than either other, which share what is left) and the learned
+    reader's probabilities ``scores`` (size, size, 5: EMPTY, BLACK, WHITE, hidden, off;
+    `vision.point_net.LABELS`), each kept within ``cfg.fuse_floor`` of certainty,
+    multiplied. Returns the label each point is likeliest to be and that
     probability: where the two agree it is surer than either, where they differ the surer
     one wins by what the other doubts, and where both doubt, so does the reading.
 

@@ -52,6 +52,19 @@ def test_the_answer_is_read_at_each_point_of_the_grid() -> None:
     assert np.abs(at - want).max() * CFG.stride / CFG.cell < 0.05
 
 
+def test_the_camera_is_trusted_as_the_caller_s_stone_config_says() -> None:
+    # A board seen from 45 degrees (the camera beyond its last row): a stone's body is
+    # read up the picture, unless the caller's config trusts no camera at all.
+    shot = render(random_position(9, 5, stones=0.3), 5, Scene(camera_tilt=45.0))
+    trusting = sample_points(shot.homography, shot.image.shape, 9, CFG, lift=0.2)
+    flat = sample_points(shot.homography, shot.image.shape, 9, CFG, lift=0.0)
+    assert np.abs(trusting - flat).max() * CFG.stride / CFG.cell > 0.05
+    none = dataclasses.replace(VISION.stones, camera_axes=(1.0, -1.0))
+    distrusting = sample_points(shot.homography, shot.image.shape, 9, CFG, lift=0.2,
+                                camera=none)
+    assert np.allclose(distrusting, flat)
+
+
 def test_points_of_the_doubled_board_land_where_halving_puts_them() -> None:
     # Pixel x of a board rectified at twice the cell is pixel (x + 0.5) / 2 - 0.5 once
     # halved: pixel 1.5 is 0.5, pixel 7.5 is 3.5; the output map is at the stride.
