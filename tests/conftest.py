@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,14 @@ def need(condition: bool, reason: str) -> None:
     if ON_CI:
         pytest.fail(f"required under CI: {reason}")
     pytest.skip(reason)
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """Run in a child just before it execs: SIGINT back to its default, as a terminal's
+    Ctrl-C finds it. A shell that starts the tests in the background ignores SIGINT, an
+    ignored signal stays ignored across exec, and Python then installs no KeyboardInterrupt:
+    a test that sends the child Ctrl-C would wait for nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def gnugo_path() -> str | None:

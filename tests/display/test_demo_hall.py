@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, ctrl_c_as_at_a_terminal
 from tests.display.conftest import ARTIFACTS
 
 
@@ -34,7 +34,7 @@ def test_the_hall_demo_shows_three_boards_whose_moves_advance(
          "--port", "0", "--broker-port", "0", "--pace", "0.3", "--moves", "24",
          "--linger", "120"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=ctrl_c_as_at_a_terminal)
     lines: list[str] = []
     assert proc.stdout is not None
     reader = threading.Thread(target=lambda: lines.extend(

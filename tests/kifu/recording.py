@@ -12,7 +12,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, ctrl_c_as_at_a_terminal
 
 # A 5x5 game: Black walls off the C column, White the D column; White's A3, played into
 # Black's side, is dead. After two passes A3 is lifted and the game counted.
@@ -38,7 +38,7 @@ class Recording:
             [sys.executable, "-m", "kifu.cli", "record", "--serial", "sim", "--size", "5",
              "--out", str(out), *options],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            cwd=ROOT, env=env,
+            cwd=ROOT, env=env, preexec_fn=ctrl_c_as_at_a_terminal,
         )
         self.err = ""
         self.out = ""
