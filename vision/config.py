@@ -1039,7 +1039,8 @@ class PointNetConfig:
     hidden_at: float = 0.5
     """A point the net takes to be hidden under something that is no stone (a hand, a
     sleeve, a pen) at least this likely, more likely than not, is read empty, with no more
-    confidence than the chance it is seen (`vision.stones.fused`)."""
+    confidence than the chance it is seen (`vision.stones.fused`), unless both readers see
+    a dark stone there more surely than the net sees it hidden."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1165,11 +1165,11 @@ def seen(image: np.ndarray, homography: np.ndarray, size: int, cfg: StoneConfig,
     scores = point_scores(image, homography, size, net, net.lift, camera=cfg)
     if cfg.lighter_black:  # the net's darker stones are the lighter player's
         scores = scores[:, :, [Cell.EMPTY, Cell.WHITE, Cell.BLACK, HIDDEN, OFF]]
-    return fused(raw, conf, scores, net)
+    return fused(raw, conf, scores, net, Cell.WHITE if cfg.lighter_black else Cell.BLACK)
 
 
 def fused(labels: np.ndarray, confidence: np.ndarray, scores: np.ndarray,
-          cfg: PointNetConfig) -> tuple[np.ndarray, np.ndarray]:
+          cfg: PointNetConfig, dark: int = Cell.BLACK) -> tuple[np.ndarray, np.ndarray]:
     """Two readers' opinions of each point weighed as independent witnesses: the measured
     ``labels`` read with ``confidence`` (size, size; at least a third, the label chosen
     being no less likely than either other, which share what is left) and the learned
@@ -1182,9 +1182,14 @@ def fused(labels: np.ndarray, confidence: np.ndarray, scores: np.ndarray,
     The net's three labels of what lies on a point are weighed as it gives them for a
     point it sees; how likely the point is hidden under something that is no stone (a
     hand, a sleeve, an object), or no intersection of the board at all (the grid off
-    there), is taken off the probability, and a point likelier hidden than not
-    (``cfg.hidden_at``) is read empty: the picture does not show what lies there, and
-    empty is what most points are."""
+    there), is taken off the probability. A point likelier hidden than not
+    (``cfg.hidden_at``) is read empty, the picture not showing what lies there and empty
+    being what most points are, unless both readers see the set's darker stone (``dark``)
+    there more surely still: the net's probability of it times the measured reader's past a
+    third of the net's of hidden (what hides a point would leave the measured reader's
+    label a chance in three). What hides points is mostly light, and read white by the
+    measured reader, so a light stone is not kept so. A dark stone the net half sees (a
+    steep view, a shadow over it) stays, its confidence no more than the chance it is seen."""
     floor = cfg.fuse_floor
     # A confidence under a third (a `doubt`) leaves the point undecided by the measured
     # reader, not decided against the label it chose as the likeliest.
@@ -1197,7 +1202,14 @@ def fused(labels: np.ndarray, confidence: np.ndarray, scores: np.ndarray,
     joint /= joint.sum(axis=2, keepdims=True)
     out = joint.argmax(axis=2)
     sure = np.take_along_axis(joint, out[:, :, None], axis=2)[:, :, 0] * shown
-    out = np.where(scores[:, :, HIDDEN] >= cfg.hidden_at, Cell.EMPTY, out)
+    # Hidden is a fourth thing a point may be. What hides points in photos is mostly light
+    # (glare, a flash's hot spot, sunlight, skin), and the measured reader reads it a white
+    # stone; a dark stone it saw is no such mistake, and under something hiding the point
+    # would be one label in three.
+    hidden = scores[:, :, HIDDEN]
+    seen_dark = measured[:, :, dark] * np.clip(scores[:, :, dark], floor, 1.0)
+    covered = (hidden >= cfg.hidden_at) & ((labels != dark) | (hidden / 3.0 > seen_dark))
+    out = np.where(covered, Cell.EMPTY, out)
     return out.astype(labels.dtype), sure
 
 

@@ -139,6 +139,27 @@ def test_a_point_the_net_sees_hidden_is_read_empty_and_unsure() -> None:
     assert label == Cell.BLACK and sure <= 0.7
 
 
+def test_a_stone_both_readers_see_stays_though_the_net_half_thinks_it_hidden() -> None:
+    # A black stone on a star point seen 20 degrees steeper than the net was taught on:
+    # it is likelier hidden than not to the net (0.59), but what it sees is black, and the
+    # measured reader is sure of black. Hidden, the point would leave black a chance in
+    # three; 0.4 x 0.91 is more than 0.59 / 3. Black it stays, and the doubt shows.
+    label, sure = _fused(Cell.BLACK, 0.91, [0.01, 0.4, 0.0, 0.59])
+    assert label == Cell.BLACK and sure < 0.6
+    # The same net's view with the measured reader unsure of the stone: read empty.
+    label, sure = _fused(Cell.BLACK, 0.4, [0.01, 0.4, 0.0, 0.59])
+    assert label == Cell.EMPTY
+
+
+def test_glare_the_measured_reader_takes_for_white_stays_empty_where_the_net_sees_it_hidden(
+) -> None:
+    # A lamp's reflection on the lacquer: the measured reader is sure of a white stone
+    # (0.98), the net takes the point for hidden (0.56), white its next guess. What hides
+    # points is mostly light, so a white reading there is no witness: read empty.
+    label, sure = _fused(Cell.WHITE, 0.98, [0.17, 0.0, 0.27, 0.56])
+    assert label == Cell.EMPTY and sure < 0.6
+
+
 @pytest.fixture(scope="module")
 def crowded() -> Synthetic:
     # A finished game's worth of stones seen by a phone 45 degrees over the near edge: the
