@@ -705,6 +705,15 @@ class StoneConfig:
     """The confidence at most of a point near the ceiling that may be a white stone (it
     rose enough, its lines are hidden) but around which no lines show to tell: the wood
     and its lines clipped alike look the same with or without a white stone on them."""
+    ceiling_washed: float = 0.25
+    """Where this share of the board or more is at the ceiling (`PointFeatures.clipped`),
+    the exposure clipped its wood, and a point read empty there, near the ceiling, no darker
+    than a white stone and its cross not plainly seen, keeps at most ``ceiling_unsure``:
+    its arms may show past a stone set off its point, and "not lighter than the wood" says
+    nothing where both are clipped. A glint, or a lamp's reflection, clips a patch of a few
+    cells; a well-exposed board is at the ceiling only there and on white stones (a tenth at
+    most in photos from four sources, as `LocateConfig.clipped_board` says): under a
+    quarter, the wood tells as it does anywhere."""
     ceiling_rim: tuple[float, float, float] = (0.25, 0.36, 0.62)
     """Where a white stone's round edge lies (`vision.stones._stone_rim`), in cells from
     the point a stone on it is seen at: inside the first, its top (a stone is about 0.95

@@ -615,7 +615,10 @@ def white_at_ceiling(f: PointFeatures, labels: np.ndarray, confidence: np.ndarra
     at the point (rise, cross, arms, rim) lies past its bar (`_sure`): one half where the
     rim shows on just that share. Where no lines show around it (the wood and its lines
     clipped alike, or a grey floor with no lines), or no rim rings it, nothing tells
-    surely: such a point keeps its reading at no more than ``cfg.ceiling_unsure``."""
+    surely: such a point keeps its reading at no more than ``cfg.ceiling_unsure``. So does
+    a point read empty that rose so but whose cross is not plainly seen (`line_seen`), where
+    the exposure clipped the board's wood (``cfg.ceiling_washed``): an arm may show past
+    the edge of a stone set off its point, and only a plain cross tells it bare."""
     ceiling = _grey_lightness(light.clip_level)
     # The wood nearest a point is a median of cell centres: where even the lightest centre
     # leaves a white stone room to rise, no point needs its lines read (most boards).
@@ -661,7 +664,13 @@ def white_at_ceiling(f: PointFeatures, labels: np.ndarray, confidence: np.ndarra
         ringed = (_stone_rim(f, cfg) - share) / (1.0 - share)
     margin = np.minimum(margin, ringed)
     white = candidate & (ringed >= 0) & (around >= cfg.ceiling_around)
-    unsure = candidate & ~white
+    # Where the exposure clipped the board's wood (``cfg.ceiling_washed``), "not lighter
+    # than the wood" says nothing: a point that rose as a white stone would, its cross not
+    # plainly seen, is empty only as surely as it is white.
+    plain = f.lines / level >= cfg.line_seen
+    washed = f.clipped >= cfg.ceiling_washed
+    unsure = (candidate & ~white) | ((labels == Cell.EMPTY) & near & (risen > 0) & ~plain
+                                     & washed)
     out_labels = np.where(white, Cell.WHITE, labels)
     out_conf = np.where(white, _sure(margin, cfg),
                         np.where(unsure, np.minimum(confidence, cfg.ceiling_unsure), confidence))
