@@ -706,9 +706,10 @@ class StoneConfig:
     rose enough, its lines are hidden) but around which no lines show to tell: the wood
     and its lines clipped alike look the same with or without a white stone on them."""
     ceiling_washed: float = 0.25
-    """Where this share of the board or more is at the ceiling (`PointFeatures.clipped`),
-    the exposure clipped its wood, and a point read empty there, near the ceiling, no darker
-    than a white stone and its cross not plainly seen, keeps at most ``ceiling_unsure``:
+    """Where this share of the board or more has a channel at the ceiling
+    (`PointFeatures.clipped`), the exposure clipped its wood, and a point read empty there,
+    near the ceiling in grey wood, that rose as a white stone would (`ceiling_rise`) and
+    whose cross is not plainly seen (`line_seen`), keeps at most ``ceiling_unsure``:
     its arms may show past a stone set off its point, and "not lighter than the wood" says
     nothing where both are clipped. A glint, or a lamp's reflection, clips a patch of a few
     cells; a well-exposed board is at the ceiling only there and on white stones (a tenth at

@@ -35,8 +35,8 @@ def clipped_board(seed: int, wood: float, ink: float | None, share: float = 0.3,
     light (None: no lines at all, a floor), with white and black stones on a seeded
     ``share`` of its points; each white stone clips too, with a thin soft shadow on the side
     away from the lamp, ``off`` of a cell to the right of its point; saved in grey if
-    ``grey``. The image, its lattice -> pixel
-    homography and its truth (9, 9) of 0 empty, 1 black, 2 white."""
+    ``grey``. The image, its lattice -> pixel homography and its truth (9, 9) of 0 empty,
+    1 black, 2 white."""
     rng = np.random.default_rng(seed)
     side = (N + 1) * CELL
     img = np.zeros((side, side, 3), np.float64)
@@ -140,13 +140,12 @@ def test_a_glint_that_washes_out_the_lines_of_bare_points_is_no_white_stone(seed
     assert (labels[~mask] == truth[~mask]).all(), labels
 
 
-
 @pytest.mark.parametrize("seed", range(4))
 def test_white_stones_set_off_their_points_on_clipped_wood_are_not_read_empty_surely(
         seed: int) -> None:
-    # Each white stone a third of a cell off its point: the arm it moved from shows past
-    # its edge, so it is no candidate for a white stone at the ceiling; but it is no
-    # darker than the wood, which at the ceiling says nothing, and its cross is hidden.
+    # Each white stone a fifth of a cell off its point: the arm it moved from shows past
+    # its edge, so it is no candidate for a white stone at the ceiling; but it is not
+    # darker than the wood, which at the ceiling says nothing, and its cross is not plain.
     # Lit 1.7 to 1.9 times over: the wood clips in every channel, as the stones do.
     rng = np.random.default_rng(400 + seed)
     image, hom, truth = clipped_board(seed, float(rng.uniform(1.7, 1.9)),
