@@ -72,6 +72,7 @@ SCENES: dict[str, tuple[Scene, float]] = {
                                            CROWDED),
     "hands and feet, grey floor": (Scene(surface="grey floor", feet=True, hand=True, hands=1),
                                    HALF),
+    "low lamp: hard shadows half a cell": (Scene(lamp=0.5), HALF),
     "flash hot spot": (Scene(flash=True), HALF),
     "sunlight patches": (Scene(sun=True), HALF),
     "bright bevel": (Scene(bevel=True), SPARSE),
