@@ -1,9 +1,10 @@
 """How `vision.read_board` reads synthetic scenes of the kinds it missed on unseen photos
 (issue 19): crowded finished games seen by a phone from 35 to 60 degrees over the near edge,
 the board filling the frame's width, on dark and light tables, under coloured lamps; a
-crowded board on a light grey floor among bowls and feet; hands; flash hot spots and
-sunlight patches; bright bevels; a pen, a phone or a lid lying on the board; stones of any
-colours; grayscale. Drawn by `vision.synth` (see `Scene`), one row per kind.
+crowded board on a light grey floor among bowls and feet; hands; a low lamp's hard
+shadows; flash hot spots and sunlight patches; bright bevels; a pen, a phone or a lid lying
+on the board; stones of any colours; grayscale. Drawn by `vision.synth` (see `Scene`), one
+row per kind.
 
     .venv/bin/python benchmarks/vision_scenes.py [--seeds N] [--size 19] [--only TEXT,...]
                                                  [--jobs N]
@@ -22,8 +23,8 @@ not the judge; nothing is tuned to them. The "aimed" rows are the missed kinds a
 as the issue tells them: the phone aimed at the board's middle, the board filling the
 frame's width (its near corners may leave the frame), finished games' stones pushed off
 their points, thin lines, soft focus, lamps of any hue, exposure and a second JPEG.
-The default run (20 rows x 8 boards) took 2195 s on 2 jobs on a machine loaded 12 to 25
-on 2 cores; crowded rows cost most.
+A run of the first 20 rows (x 8 boards), when there were no more, took 2195 s on 2 jobs
+on a machine loaded 12 to 25 on 2 cores; crowded rows cost most.
 """
 
 from __future__ import annotations
