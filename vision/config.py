@@ -700,11 +700,16 @@ class StoneConfig:
     less than `line_seen`, still far above a stone's (about 0)."""
     ceiling_around: int = 2
     """How many such points at least: one could be a stone's shadow's edge or a line's
-    glint; two agree."""
+    glint; two agree. (`vision.stones.washed_out` asks the same of points at the ceiling
+    before it trusts a hidden cross.)"""
     ceiling_unsure: float = 0.5
     """The confidence at most of a point near the ceiling that may be a white stone (it
     rose enough, its lines are hidden) but around which no lines show to tell: the wood
-    and its lines clipped alike look the same with or without a white stone on them."""
+    and its lines clipped alike look the same with or without a white stone on them. So
+    is a point the learned reader read otherwise than the measured one where it, and the
+    wood around it, is at the ceiling with its lines hidden (`vision.stones.washed_out`: a
+    flash's hot spot clips a black stone too): the one overruled the other on no evidence
+    the other lacked, one half, as likely as not."""
     ceiling_washed: float = 0.25
     """Where this share of the board or more has a channel at the ceiling
     (`PointFeatures.clipped`), the exposure clipped its wood, and a point read empty there,

@@ -649,10 +649,7 @@ def white_at_ceiling(f: PointFeatures, labels: np.ndarray, confidence: np.ndarra
             if (dy, dx) != (0, 0):
                 there = (slice(r + dy, r + dy + n), slice(r + dx, r + dx + n))
                 around += padded[there] & (lines[there] >= bar)
-    cross, arm = (cfg.ceiling_hidden[0] * cfg.line_seen, cfg.ceiling_hidden[1] * cfg.line_seen)
-    plainest, _ = _plainest_arm(f.arms)
-    hidden = np.minimum((cross - f.lines / level) / cross,
-                        (arm - np.maximum(plainest, 0.0) / level) / arm)
+    hidden = _ceiling_hidden(f, cfg)
     risen = np.where(need >= 1.0, (rise - need) / np.maximum(need, 1.0),
                      np.where(rise >= 0, 1.0, -1.0))
     margin = np.minimum(hidden, risen)
@@ -675,6 +672,40 @@ def white_at_ceiling(f: PointFeatures, labels: np.ndarray, confidence: np.ndarra
     out_conf = np.where(white, _sure(margin, cfg),
                         np.where(unsure, np.minimum(confidence, cfg.ceiling_unsure), confidence))
     return out_labels, out_conf
+
+
+def _ceiling_hidden(f: PointFeatures, cfg: StoneConfig) -> np.ndarray:
+    """How far (a margin, `_sure`) each point's cross of lines and the plainest arm of it
+    along the board lie under ``cfg.ceiling_hidden`` times `line_seen` of the board's wood
+    lightness: positive where both are hidden."""
+    level = max(f.level, 1.0)
+    cross, arm = (cfg.ceiling_hidden[0] * cfg.line_seen, cfg.ceiling_hidden[1] * cfg.line_seen)
+    plainest, _ = _plainest_arm(f.arms)
+    hidden: np.ndarray = np.minimum((cross - f.lines / level) / cross,
+                                    (arm - np.maximum(plainest, 0.0) / level) / arm)
+    return hidden
+
+
+def washed_out(f: PointFeatures, cfg: StoneConfig = STONES, light: LightConfig = LIGHT
+               ) -> np.ndarray:
+    """Where (size, size) the picture cannot tell what lies on a point: the point and the
+    wood nearest it (the four cell centres around it, `local_wood`) are at ``light``'s
+    ceiling (`at_ceiling`), its cross and arms are hidden (`_ceiling_hidden`), and the
+    lines show (``cfg.ceiling_shown`` times `line_seen`) at fewer than
+    ``cfg.ceiling_around`` points within ``cfg.ceiling_reach`` of it whose wood is at the
+    ceiling too. A flash's hot spot or a patch of sun that clips the wood, its lines and
+    whatever lies there alike leaves a white stone, a bare point and even a black stone one
+    flat white; where lines show around in the same light, a bare point would show them
+    too, and a hidden cross tells a stone (`white_at_ceiling`)."""
+    clipped = at_ceiling(local_wood(f.centre_light), light)
+    out: np.ndarray = at_ceiling(f.light, light) & clipped & (_ceiling_hidden(f, cfg) > 0)
+    if out.any():  # on most boards no point is
+        shown = clipped & (f.lines / max(f.level, 1.0) >= cfg.ceiling_shown * cfg.line_seen)
+        width = 2 * cfg.ceiling_reach + 1
+        around = cv2.boxFilter(shown.astype(np.float32), -1, (width, width), normalize=False,
+                               borderType=cv2.BORDER_CONSTANT) - shown
+        out &= around < cfg.ceiling_around
+    return out
 
 
 def _stone_rim(f: PointFeatures, cfg: StoneConfig = STONES) -> np.ndarray:
@@ -1165,16 +1196,22 @@ def seen(image: np.ndarray, homography: np.ndarray, size: int, cfg: StoneConfig,
     """Each point's label and confidence (size, size) as the picture shows it, before the
     reading is made to make sense as Go: the measured reading (`judged`, its confidence
     `doubt`ed), and with ``net`` that reading and the learned reader's
-    (`vision.point_net`) on the same grid weighed together (`fused`)."""
+    (`vision.point_net`) on the same grid weighed together (`fused`), no surer than
+    ``cfg.ceiling_unsure`` where the net overruled the measured reader on a point the
+    picture shows `washed_out`."""
     f = features(image, homography, size, cfg, light)
-    raw, sure, first = judged(f, cfg, light)
-    conf = doubt(f, raw, sure, cfg, first=first)
+    labels, sure, first = judged(f, cfg, light)
+    conf = doubt(f, labels, sure, cfg, first=first)
     if net is None:
-        return raw, conf
-    scores = point_scores(image, homography, size, net, net.lift, camera=cfg)
+        return labels, conf
+    scores, dark = point_scores(image, homography, size, net, net.lift, camera=cfg), Cell.BLACK
     if cfg.lighter_black:  # the net's darker stones are the lighter player's
-        scores = scores[:, :, [Cell.EMPTY, Cell.WHITE, Cell.BLACK, HIDDEN, OFF]]
-    return fused(raw, conf, scores, net, Cell.WHITE if cfg.lighter_black else Cell.BLACK)
+        scores, dark = scores[:, :, [Cell.EMPTY, Cell.WHITE, Cell.BLACK, HIDDEN, OFF]], Cell.WHITE
+    out, out_conf = fused(labels, conf, scores, net, dark)
+    # Where the picture shows nothing but the sensor's ceiling, one reader overruling the
+    # other does so on no evidence the other lacked.
+    overruled = (out != labels) & washed_out(f, cfg, light)
+    return out, np.where(overruled, np.minimum(out_conf, cfg.ceiling_unsure), out_conf)
 
 
 def fused(labels: np.ndarray, confidence: np.ndarray, scores: np.ndarray,
