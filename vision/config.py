@@ -155,6 +155,32 @@ class LocateConfig:
     2."""
     stone_fit_residual: float = 0.2
     """A stone this many cells or less from a lattice point of the fit lies on it."""
+    runs_on_shift: float = 0.5
+    """Past an outer line of a grid the stones vouch for, thin lines drawn across the cell
+    beyond at this share or more of the inner cells' (`edge_shares`) are the board's grid
+    going on: the grid is a whole line off, which the stones, on points either way, cannot
+    tell. The grid a line over that way is taken instead if none of its four outer lines
+    has lines running on past it at this share: a board's grid ends at its outer lines, so
+    a grid still running on after the move is not the board's own either. Half way between
+    a grid ending (near 0) and going on (near 1). At 35% scale, Roboflow photo 93's grid a
+    line off ran on at 2.28 past one outer line and the board's own at 0 on all four."""
+    shift_share_least: float = 0.85
+    """...and only a grid with at least this share of the stones' centres on its points is
+    so moved. A grid a whole line off is the stones' own lattice in the wrong phase, every
+    stone but those on the line it missed on one of its points; a grid with more than one
+    stone in seven off its points is bent or askew instead (a corner a line off, the
+    opposite one right), and moving it a line puts another part of it off. The few off
+    points on a right grid are dark blobs the stone finder takes for stones: a bowl's rim,
+    a hand's shadow. (Of the perturbed Roboflow readings a move changed, the 3 whose grid
+    it mended had 0.89 to 0.92 of the stones on the points; the 4 it broke had 0.63 to
+    0.74, askew fits of crowded boards bent by the lens, one of whose own grid holds 0.78;
+    one at 0.70 to 0.78 it mended by 7 points, which this gives up.)"""
+    shift_share_slack: float = 0.02
+    """...and if the share of the stones on its points is no more than this under the
+    grid's. The board's own grid moved a line loses the stones on the outer line it leaves
+    (a row of a crowded board holds a few hundredths of its stones or more), while a grid
+    a line off gains those on the line it missed; this much allows a stone or so in fifty
+    read off its point at the far side, where a lens bends the lattice."""
     stone_window_slack: int = 2
     """The board's window of the stones' lattice is the one holding the most stones, or up
     to this many fewer (stones off the board, or a stray, may tip the count): each such

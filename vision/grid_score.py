@@ -143,7 +143,10 @@ def vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | Non
     given), how well the black stones' centres ``stones`` vouch for it: their share on its
     points (`stones_reach`, their bodies looked for where `lift_shift` says they are seen)
     if they reach all four outer lines. If they miss one outer line of an axis, the lines
-    choose between the grid and the one shifted a line off it (`_lines_choose`). A grid of
+    choose between the grid and the one shifted a line off it (`_lines_choose`); where the
+    lines run on past an outer line, the grid a line over that way may stand in for it
+    (`_onto_running_lines`): a whole-line shift leaves nearly every stone on a point, so
+    the stones cannot tell, and a board's grid ends at its outer lines. A grid of
     fewer lines than the largest of ``config.sizes``, unasked, could be a patch of a bigger
     board: the share is lowered by how far the lines run on past its outer lines
     (`edge_shares`)."""
@@ -156,10 +159,43 @@ def vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | Non
     if not reached.any(axis=1).all():
         return fit  # the stones leave an axis free by two lines or more
     ends = np.clip(edge_shares(small, fit, cfg, thin=True), 0.0, 1.0)
+    fit, share, reached, ends = _onto_running_lines(small, fit, stones, (share, reached, ends),
+                                                    config)
     agreement = share * _lines_choose(small, fit, ends, ~reached, cfg)
     if size is None and fit.size < max(config.sizes):
         agreement *= 1.0 - float(ends.max())
     return GridFit(fit.homography, fit.size, max(fit.confidence, agreement))
+
+
+def _onto_running_lines(small: np.ndarray, fit: GridFit, stones: np.ndarray,
+                        seen: tuple[float, np.ndarray, np.ndarray], config: VisionConfig
+                        ) -> tuple[GridFit, float, np.ndarray, np.ndarray]:
+    """``fit`` moved a whole line towards an outer line past which its lines run on
+    (thin `edge_shares` of ``LocateConfig.runs_on_shift`` or more), if the stones follow
+    it (``LocateConfig.shift_share_least`` of them on its points) and the grid so moved
+    ends at all four outer lines (every edge share under that), its stones reach every
+    outer line and their share drops by at most ``LocateConfig.shift_share_slack``.
+    ``seen`` is ``fit``'s stones' share, the outer lines they reach (`stones_reach`) and
+    its edge shares clipped to [0, 1]; returns the fit (its confidence kept) with the same
+    three for it, ``fit`` and ``seen`` as they were if no move is taken."""
+    cfg = config.locate
+    share, _, ends = seen
+    if share < cfg.shift_share_least:
+        return (fit, *seen)  # the stones do not follow this grid closely enough to move it
+    for axis, end in zip(*np.nonzero(ends >= cfg.runs_on_shift)):
+        step = 1 if end == 1 else -1
+        moved = GridFit(grid.shifted(fit.homography, step * (axis == 0), step * (axis == 1)),
+                        fit.size, fit.confidence)
+        there = np.clip(edge_shares(small, moved, cfg, thin=True), 0.0, 1.0)
+        if there.max() >= cfg.runs_on_shift:
+            continue  # the moved grid runs on too: not the board's own
+        lift = lift_shift(moved.homography, small.shape, fit.size, config.stones.stone_lift,
+                          config.stones)
+        moved_share, moved_reached = stones_reach(stones, moved.homography, fit.size, cfg,
+                                                  lift)
+        if moved_reached.any(axis=1).all() and moved_share >= share - cfg.shift_share_slack:
+            return moved, moved_share, moved_reached, there
+    return (fit, *seen)
 
 
 def on_points(small: np.ndarray, fit: GridFit, stones: np.ndarray,
