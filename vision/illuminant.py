@@ -19,7 +19,10 @@ eye does instead, step by step, each a function of its own:
    picture's, not the lamp's.
 
 Everything is a function of a numpy image and a `LightConfig`; `vision.read_board` looks
-for the board in `neutral_gray` when it finds none in the picture as taken.
+for the board in `neutral_gray` too when it finds none in the picture as taken, only a
+doubtful one, or the picture was taken under a coloured lamp (`lamp_gains`), and keeps the
+neutral light's grid where it is another and surer, or under a lamp sure enough
+(`vision.reading.locate_in_any_light`).
 
 The stones are read in colour, against the wood's tint and lightness; under a coloured lamp
 the wood's tint and the white stones' are the lamp's, and white stones read empty. So where

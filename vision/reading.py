@@ -15,7 +15,7 @@ from .config import VISION, LocateConfig, OutlineConfig, StoneConfig, VisionConf
 from .errors import BoardNotFound
 from .grid import GridFit, same_grid
 from .grid_score import BoardDoubts, board_doubts, trusted
-from .illuminant import neutral_gray, under_white
+from .illuminant import lamp_gains, neutral_gray, under_white
 from .locate import locate, working
 from .stones import read_stones
 
@@ -68,22 +68,30 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
     """The board's grid in ``image`` (`vision.locate`), and the working image it was found
     in (`vision.locate.working`: the small grey, and its homography to full size). Where
     there is none in the picture as taken, or only one less sure than
-    `LocateConfig.recheck_below`, it is looked for again under a neutral light
+    `LocateConfig.recheck_below`, or the picture was taken under a coloured lamp
+    (`vision.illuminant.lamp_gains`), it is looked for again under a neutral light
     (`vision.illuminant.neutral_gray`: a lamp's cast or an exposure that clipped the
-    channels the lines were in taken out, the grey stretched to the picture's own range),
-    and the more confident of the two grids is kept where they differ (`same_grid`): a lamp
-    or a dim exposure takes the faint lines of a pale board under the grey levels a line
-    must stand out by, and a grid placed without them may be a line or two off; where both
-    looks find one grid, the picture as taken is read. Raises vision.BoardNotFound with
-    the first look's reason when neither finds it, ValueError when ``image`` is not an
-    image."""
+    channels the lines were in taken out, the grey stretched to the picture's own range).
+    Where the two looks find different grids (`same_grid`), the neutral light's is kept if
+    it is the more confident, or, under a lamp, as sure as ``recheck_below``: a lamp or a
+    dim exposure takes the faint lines of a pale board under the grey levels a line must
+    stand out by, and a grid placed without them may be a line or two off; and a lamp
+    multiplies each channel by its own gain, so in the picture's grey the wood, the white
+    stones and a pale table take its colour and crowd together, and a grid placed there
+    may be lines off at a confidence that passes for sure, while the neutral light shows
+    the picture as a white light would, the light the lines' thresholds hold for. Where
+    both looks find one grid, the picture as taken is read. Raises vision.BoardNotFound
+    with the first look's reason when neither finds it, ValueError when ``image`` is not
+    an image."""
     work = working(image, config.locate)  # validates the input before any work
     first: GridFit | None = None
     try:
         first = locate(image, size, config, work=work)
     except BoardNotFound as lost:
         reason = lost
-    if first is not None and first.confidence >= config.locate.recheck_below:
+    recheck = config.locate.recheck_below
+    under_lamp = lamp_gains(image, config.light) is not None
+    if first is not None and first.confidence >= recheck and not under_lamp:
         return first, work
     neutral = neutral_gray(image, config.light)
     again = working(neutral, config.locate)
@@ -93,8 +101,9 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
         if first is None:
             raise reason from None
         return first, work
-    if first is not None and (first.confidence >= second.confidence
-                              or same_grid(first, second)):
+    if first is not None and (same_grid(first, second) or (
+            first.confidence >= second.confidence
+            and not (under_lamp and second.confidence >= recheck))):
         return first, work
     return second, again
 
