@@ -368,7 +368,9 @@ class LocateConfig:
     doubt_weights: tuple[float, float, float] = (2.0, 0.5, 1.0)
     """How much each of a grid's `vision.grid_score.BoardDoubts` (runs past, margin,
     lopsided) lowers the board confidence `read_board` reports (`vision.grid_score.trusted`:
-    the confidence times (1 - weight x doubt) for each); none decides which grid is found.
+    the confidence times (1 - weight x doubt) for each); none decides which grid `locate`
+    finds, but `vision.reading.locate_in_any_light` weighs its look as taken against the
+    neutral light's by them (a grid lowered under ``recheck_below`` is looked for again).
     Runs past and margin: On 252 right boards found in the dev photos (untouched and
     perturbed) and 140 wrong placements of 20 of them (shifted a line each way, 9x9 and
     13x13 patches of a 19x19), the grids' own confidence put 79 wrong placements at 0.2 or

@@ -66,16 +66,20 @@ class Reading:
 def locate_in_any_light(image: np.ndarray, size: int | None,
                         config: VisionConfig) -> tuple[GridFit, tuple[np.ndarray, np.ndarray]]:
     """The board's grid in ``image`` (`vision.locate`), and the working image it was found
-    in (`vision.locate.working`: the small grey, and its homography to full size). Where
-    there is none in the picture as taken, or only one less sure than
+    in (`vision.locate.working`: the small grey, and its homography to full size). Each
+    grid is weighed by how far it is trusted to be the board's whole grid: its confidence
+    lowered by its doubts (`_board_trust`: lines running on past an outer line, no wood
+    beyond one, lopsided margins), the board confidence `read_board` reports. A grid
+    sure by its lines and stones may still be a patch or a line off, and its doubts say
+    so. Where there is no grid in the picture as taken, or only one trusted less than
     `LocateConfig.recheck_below`, or the picture was taken under a coloured lamp
     (`vision.illuminant.lamp_gains`), it is looked for again under a neutral light
     (`vision.illuminant.neutral_gray`: a lamp's cast or an exposure that clipped the
     channels the lines were in taken out, the grey stretched to the picture's own range).
     Where the two looks find different grids (`same_grid`), the neutral light's is kept if
-    it is the more confident, or, under a lamp, as sure as ``recheck_below``: a lamp or a
-    dim exposure takes the faint lines of a pale board under the grey levels a line must
-    stand out by, and a grid placed without them may be a line or two off; and a lamp
+    it is the more trusted, or, under a lamp, trusted as far as ``recheck_below``: a lamp
+    or a dim exposure takes the faint lines of a pale board under the grey levels a line
+    must stand out by, and a grid placed without them may be a line or two off; and a lamp
     multiplies each channel by its own gain, so in the picture's grey the wood, the white
     stones and a pale table take its colour and crowd together, and a grid placed there
     may be lines off at a confidence that passes for sure, while the neutral light shows
@@ -91,7 +95,8 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
         reason = lost
     recheck = config.locate.recheck_below
     under_lamp = lamp_gains(image, config.light) is not None
-    if first is not None and first.confidence >= recheck and not under_lamp:
+    sure = 0.0 if first is None else _board_trust(first, work, config)
+    if first is not None and sure >= recheck and not under_lamp:
         return first, work
     neutral = neutral_gray(image, config.light)
     again = working(neutral, config.locate)
@@ -101,11 +106,22 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
         if first is None:
             raise reason from None
         return first, work
+    other = _board_trust(second, again, config)
     if first is not None and (same_grid(first, second) or (
-            first.confidence >= second.confidence
-            and not (under_lamp and second.confidence >= recheck))):
+            sure >= other and not (under_lamp and other >= recheck))):
         return first, work
     return second, again
+
+
+def _board_trust(fit: GridFit, work: tuple[np.ndarray, np.ndarray],
+                 config: VisionConfig) -> float:
+    """How far ``fit`` (in full pixels), found in the working image ``work`` (the small
+    grey and its map to full size), is trusted to be the board's whole grid: its
+    confidence lowered by its doubts (`vision.grid_score.trusted`), as `read_board`
+    reports it."""
+    small, to_full = work
+    inside = GridFit(np.linalg.inv(to_full) @ fit.homography, fit.size, fit.confidence)
+    return trusted(fit.confidence, board_doubts(small, inside, config.locate), config.locate)
 
 
 def read_board(image: np.ndarray, size: int | None = None, *,

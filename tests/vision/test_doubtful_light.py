@@ -17,6 +17,11 @@ sure as `recheck_below`: the lamp multiplies each channel by its own gain, so in
 picture's grey the wood, the white stones and a pale table take the lamp's colour and crowd
 together, and the grid placed there may be lines off at a confidence that passes for sure.
 
+Each grid is weighed by how far it is trusted to be the board's whole grid: its confidence
+lowered by its doubts (`vision.grid_score.board_doubts`), as `read_board` reports it. A grid
+whose lines run on past an outer line is a patch or a line off however sure its lines and
+stones are, so it is looked for again, and a neutral grid with no such doubt outweighs it.
+
 The looks are stood in for here (which picture each grid comes from is what is checked); the
 photos that need it are in the robustness benchmark (Roboflow 22_jpg under a red lamp and at
 x0.6 brightness; 21, 22, 59, 63 and 90_jpg under a green lamp, cast 135 0.6).
@@ -33,6 +38,7 @@ import vision.reading as reading
 from vision.config import VISION
 from vision.errors import BoardNotFound
 from vision.grid import GridFit
+from vision.grid_score import BoardDoubts
 from vision.illuminant import lamp_gains
 
 RECHECK = VISION.locate.recheck_below
@@ -59,18 +65,45 @@ def looks(first: float | None, neutral: float | None, offset: float
     return locate
 
 
+def doubted(runs_past: float) -> Callable[..., BoardDoubts]:
+    """A stand-in for `vision.grid_score.board_doubts`: the grid found in the picture as
+    taken (its first column of points at x = 5) has its lines run on past an outer line
+    by ``runs_past``; any other grid is free of doubt."""
+    def board_doubts(gray: np.ndarray, fit: GridFit, cfg: object) -> BoardDoubts:
+        return BoardDoubts(runs_past if fit.homography[0, 2] == 5.0 else 0.0, 0.0, 0.0)
+    return board_doubts
+
+
 def found_in(monkeypatch: pytest.MonkeyPatch, first: float | None,
-             neutral: float | None, offset: float = 1.0, photo: np.ndarray = PHOTO) -> str:
+             neutral: float | None, offset: float = 1.0, photo: np.ndarray = PHOTO,
+             runs_past: float = 0.0) -> str:
     """Which light the grid `locate_in_any_light` keeps comes from: "as taken" or "neutral".
-    By default the neutral light's grid is a line off the first (a different grid), and
-    the picture is one under a room's light."""
+    By default the neutral light's grid is a line off the first (a different grid), the
+    picture is one under a room's light, and neither grid is in doubt (else the first's
+    lines run on past an outer line by ``runs_past``)."""
     monkeypatch.setattr(reading, "locate", looks(first, neutral, offset))
+    monkeypatch.setattr(reading, "board_doubts", doubted(runs_past))
     fit, _ = reading.locate_in_any_light(photo, None, VISION)
     return "as taken" if fit.homography[0, 2] == 5.0 else "neutral"
 
 
 def test_a_sure_grid_needs_no_second_look(monkeypatch: pytest.MonkeyPatch) -> None:
     assert found_in(monkeypatch, RECHECK, 1.0) == "as taken"
+
+
+def test_a_grid_whose_lines_run_on_is_looked_for_again_whatever_its_confidence(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Sure by its lines and stones, but its lines run on past an outer line: a patch or a
+    # grid a line off. The neutral light's grid, less sure but in no doubt, is kept.
+    assert found_in(monkeypatch, 0.9, RECHECK - 0.05, runs_past=1.0) == "neutral"
+    assert found_in(monkeypatch, 0.9, RECHECK - 0.05) == "as taken"
+
+
+def test_a_doubted_grid_is_kept_where_the_neutral_light_is_trusted_less(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Half its confidence, or more, is left after its doubt: more than the neutral grid's.
+    weight = VISION.locate.doubt_weights[0]
+    assert found_in(monkeypatch, 0.9, 0.2, runs_past=0.5 / weight) == "as taken"
 
 
 def test_a_doubtful_grid_gives_way_to_a_surer_one_under_neutral_light(
