@@ -64,14 +64,14 @@ class Reading:
 
 
 def locate_in_any_light(image: np.ndarray, size: int | None,
-                        config: VisionConfig) -> tuple[GridFit, tuple[np.ndarray, np.ndarray]]:
-    """The board's grid in ``image`` (`vision.locate`), and the working image it was found
-    in (`vision.locate.working`: the small grey, and its homography to full size). Each
-    grid is weighed by how far it is trusted to be the board's whole grid: its confidence
-    lowered by its doubts (`_board_trust`: lines running on past an outer line, no wood
-    beyond one, lopsided margins), the board confidence `read_board` reports. A grid
-    sure by its lines and stones may still be a patch or a line off, and its doubts say
-    so. Where there is no grid in the picture as taken, or only one trusted less than
+                        config: VisionConfig) -> tuple[GridFit, BoardDoubts]:
+    """The board's grid in ``image`` (`vision.locate`), and its doubts
+    (`vision.grid_score.board_doubts`, measured in the working image it was found in).
+    Each grid is weighed by how far it is trusted to be the board's whole grid: its
+    confidence lowered by those doubts (lines running on past an outer line, no wood
+    beyond one, lopsided margins), the board confidence `read_board` reports. A grid sure
+    by its lines and stones may still be a patch or a line off, and its doubts say so.
+    Where there is no grid in the picture as taken, or only one trusted less than
     `LocateConfig.recheck_below`, or the picture was taken under a coloured lamp
     (`vision.illuminant.lamp_gains`), it is looked for again under a neutral light
     (`vision.illuminant.neutral_gray`: a lamp's cast or an exposure that clipped the
@@ -93,35 +93,36 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
         first = locate(image, size, config, work=work)
     except BoardNotFound as lost:
         reason = lost
-    recheck = config.locate.recheck_below
+    cfg = config.locate
     under_lamp = lamp_gains(image, config.light) is not None
-    sure = 0.0 if first is None else _board_trust(first, work, config)
-    if first is not None and sure >= recheck and not under_lamp:
-        return first, work
+    if first is not None:
+        first_doubts = _doubts(first, work, cfg)
+        sure = trusted(first.confidence, first_doubts, cfg)
+        if sure >= cfg.recheck_below and not under_lamp:
+            return first, first_doubts
     neutral = neutral_gray(image, config.light)
-    again = working(neutral, config.locate)
+    again = working(neutral, cfg)
     try:
         second = locate(neutral, size, config, work=again)
     except BoardNotFound:
         if first is None:
             raise reason from None
-        return first, work
-    other = _board_trust(second, again, config)
+        return first, first_doubts
+    second_doubts = _doubts(second, again, cfg)
+    other = trusted(second.confidence, second_doubts, cfg)
     if first is not None and (same_grid(first, second) or (
-            sure >= other and not (under_lamp and other >= recheck))):
-        return first, work
-    return second, again
+            sure >= other and not (under_lamp and other >= cfg.recheck_below))):
+        return first, first_doubts
+    return second, second_doubts
 
 
-def _board_trust(fit: GridFit, work: tuple[np.ndarray, np.ndarray],
-                 config: VisionConfig) -> float:
-    """How far ``fit`` (in full pixels), found in the working image ``work`` (the small
-    grey and its map to full size), is trusted to be the board's whole grid: its
-    confidence lowered by its doubts (`vision.grid_score.trusted`), as `read_board`
-    reports it."""
+def _doubts(fit: GridFit, work: tuple[np.ndarray, np.ndarray],
+            cfg: LocateConfig) -> BoardDoubts:
+    """The `BoardDoubts` of ``fit`` (in full pixels), found in the working image ``work``
+    (the small grey and its map to full size), measured in that small grey."""
     small, to_full = work
-    inside = GridFit(np.linalg.inv(to_full) @ fit.homography, fit.size, fit.confidence)
-    return trusted(fit.confidence, board_doubts(small, inside, config.locate), config.locate)
+    return board_doubts(small, GridFit(np.linalg.inv(to_full) @ fit.homography, fit.size,
+                                       fit.confidence), cfg)
 
 
 def read_board(image: np.ndarray, size: int | None = None, *,
@@ -138,16 +139,13 @@ def read_board(image: np.ndarray, size: int | None = None, *,
     config = dataclasses.replace(config, locate=locate_cfg or config.locate,
                                  stones=stone_cfg or config.stones,
                                  outline=outline_cfg or config.outline)
-    fit, work = locate_in_any_light(image, size, config)
+    fit, doubts = locate_in_any_light(image, size, config)
     t1 = time.perf_counter()
     # The stones in the colours a white light gives them (a coloured lamp's gains divided out).
     labels, conf = read_stones(under_white(image, config.light), fit.homography, fit.size,
                                config.stones, config.light, config.point_net)
     t2 = time.perf_counter()
     n = fit.size
-    small, to_full = work
-    doubts = board_doubts(small, GridFit(np.linalg.inv(to_full) @ fit.homography, n,
-                                         fit.confidence), config.locate)
     conf, board_confidence = calibrate(config.stones.calibration, labels, conf, fit.homography,
                                        trusted(fit.confidence, doubts, config.locate),
                                        image.shape, doubts)
