@@ -845,6 +845,20 @@ class OutlineConfig:
     0.15 cell for the edge's fit, a pixel of the slab's picture). Seen from the near edge
     the slab's front face joins its top: a board 2 cm thick seen from 45 degrees adds
     about 0.85 cell to the near margin."""
+    margin_choice: float = 0.5
+    """Where the stones reach only one outer line of an axis and the lines cannot tell
+    whether the grid ends there (a crowded board whose lines hide), the slab's edges may:
+    a grid a whole line off puts one outer line a cell nearer the slab's edge than a
+    board's margin allows. The grid is as sure of its phase as that shifted grid's outer
+    lines lie further outside the margins than its own, over this many cells: half the
+    line a shift moves them, so that an outline half a cell off still chooses."""
+    slab_trust: float = 0.5
+    """...and the slab's word on the phase counts for at most this share of the lines'
+    (their full word is 1): the slab is traced from the wood's colour and may stand half
+    a cell off where the light falls off or a stone bites its edge, and it says nothing
+    of how finely the grid sits. A grid it vouches for alone stays doubtful (under
+    `LocateConfig.recheck_below` where the stones vouch for it fully), so the other grids
+    are still weighed against it, by the point net too."""
     stone_view: int = 320
     """Side (px) of the square the slab is rectified to when its stones place the grid:
     a 19x19 board's 21 cells or so at 15 px each, enough for a stone to show as a disc and

@@ -16,6 +16,7 @@ from . import grid
 from .config import LocateConfig, VisionConfig
 from .grid import GridFit, lift_shift
 from .grid_candidates import line_mask, straight_parts, thin_lines
+from .outline import Outline
 from .stone_lattice import stones_reach
 
 
@@ -138,12 +139,14 @@ def confidence(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> float:
 
 
 def vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | None,
-            config: VisionConfig) -> GridFit:
+            config: VisionConfig, slab: Outline | None = None) -> GridFit:
     """``fit`` with the better of its confidence and, for a grid of ``size`` lines (if
     given), how well the black stones' centres ``stones`` vouch for it: their share on its
     points (`stones_reach`, their bodies looked for where `lift_shift` says they are seen)
     if they reach all four outer lines. If they miss one outer line of an axis, the lines
-    choose between the grid and the one shifted a line off it (`_lines_choose`); where the
+    choose between the grid and the one shifted a line off it (`_lines_choose`), and so does
+    the slab of wood ``slab`` where given (its outline in ``small``'s pixels:
+    `slab_chooses`), whichever is the clearer; where the
     lines run on past an outer line, the grid a line over that way may stand in for it
     (`_onto_running_lines`): a whole-line shift leaves nearly every stone on a point, so
     the stones cannot tell, and a board's grid ends at its outer lines. A grid of
@@ -161,7 +164,8 @@ def vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | Non
     ends = np.clip(edge_shares(small, fit, cfg, thin=True), 0.0, 1.0)
     fit, share, reached, ends = _onto_running_lines(small, fit, stones, (share, reached, ends),
                                                     config)
-    agreement = share * _lines_choose(small, fit, ends, ~reached, cfg)
+    agreement = share * max(_lines_choose(small, fit, ends, ~reached, cfg),
+                            slab_chooses(fit, ~reached, slab, config))
     if size is None and fit.size < max(config.sizes):
         agreement *= 1.0 - float(ends.max())
     return GridFit(fit.homography, fit.size, max(fit.confidence, agreement))
@@ -235,6 +239,60 @@ def _lines_choose(small: np.ndarray, fit: GridFit, here: np.ndarray, open_ends: 
                          fit.size, 0.0)
         there = np.clip(edge_shares(small, inward, cfg, thin=True)[axis], 0.0, 1.0)
         clear = min(clear, float(np.clip(there.sum() - here[axis].sum(), 0.0, 1.0)))
+    return clear
+
+
+def slab_margins(h: np.ndarray, n: int, slab: Outline) -> np.ndarray:
+    """How far (cells) the slab ``slab`` (its corners in the pixels of the grid ``h`` of
+    ``n`` lines) reaches past each outer line of the grid, (2, 2) as `edge_shares`,
+    measured in lattice units at the middle of each of the slab's sides: a side along
+    which the lattice's i changes least lies across axis 0 (beyond the line i = 0 or
+    i = n - 1, whichever its middle is nearer), the others across axis 1. Negative where
+    the side lies inside that outer line; NaN beyond a side the picture's border cuts
+    (not `Outline.seen`): that side is where the picture ends, not the board."""
+    q = grid.apply(np.linalg.inv(h), slab.quad.astype(np.float64))
+    out = np.full((2, 2), np.nan)
+    for a, b, seen in zip(q, np.roll(q, -1, axis=0), slab.seen):
+        axis = 0 if abs(b[0] - a[0]) < abs(b[1] - a[1]) else 1
+        mid = (a[axis] + b[axis]) / 2.0
+        end = int(mid > (n - 1) / 2.0)
+        if seen:
+            out[axis, end] = mid - (n - 1) if end else -mid
+    return out
+
+
+def _off_slab(margins: np.ndarray, axis: int, lo: float, hi: float) -> float:
+    """How far (cells) the two margins of ``axis`` (`slab_margins`) lie outside [lo, hi];
+    a margin not seen (NaN) counts as none."""
+    m = margins[axis]
+    return float(np.nansum(np.maximum(lo - m, 0.0)) + np.nansum(np.maximum(m - hi, 0.0)))
+
+
+def slab_chooses(fit: GridFit, open_ends: np.ndarray, slab: Outline | None,
+                 config: VisionConfig) -> float:
+    """How clearly the slab of wood ``slab`` (in ``fit``'s pixels; None: no slab) says
+    that ``fit`` ends where it does at its outer lines ``open_ends`` ((2, 2) booleans, as
+    `edge_shares`) rather than a line further out, in [0, 1]: the least, over those ends,
+    of how much further the grid shifted a line inwards from that end puts its outer lines
+    of that axis outside the margins a board has (`OutlineConfig.margin`) than ``fit``
+    does, over `OutlineConfig.margin_choice`, and at most `OutlineConfig.slab_trust`. A
+    board's outer lines lie half a cell to a cell inside its edges on every side; a grid a
+    whole line off puts one of them a line nearer its edge, on or past it. Only the slab's
+    seen sides speak (`slab_margins`); with neither side of an open end's axis seen, it
+    says nothing. 0 without a slab; 1 if no end is open."""
+    if slab is None:
+        return 0.0 if open_ends.any() else 1.0
+    lo, hi = config.outline.margin
+    n = fit.size
+    here = slab_margins(fit.homography, n, slab)
+    clear = 1.0
+    for axis, end in zip(*np.nonzero(open_ends)):
+        step = 1 if end == 0 else -1
+        inward = grid.shifted(fit.homography, step * (axis == 0), step * (axis == 1))
+        there = slab_margins(inward, n, slab)
+        worse = _off_slab(there, axis, lo, hi) - _off_slab(here, axis, lo, hi)
+        clear = min(clear, float(np.clip(worse / config.outline.margin_choice, 0.0,
+                                         config.outline.slab_trust)))
     return clear
 
 

@@ -34,7 +34,7 @@ from .grid_candidates import (cell_mask, comb_fit, fit_lattice, grid_component, 
 from .grid_refine import grow, refine
 from .grid_score import confidence, on_points, vouched
 from .lines import board_outline
-from .outline import outlines, stone_bounds, stone_profiles
+from .outline import Outline, outlines, stone_bounds, stone_profiles
 from .point_net import belief, look
 from .stone_lattice import BlackStones, dark_centres, stone_starts
 
@@ -157,7 +157,8 @@ def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
     back = np.linalg.inv(to_full)
     placed: list[GridFit] = []
     for slab in outlines(image, config.outline) if image.ndim == 3 else []:
-        quad = grid.apply(back, slab.quad).astype(np.float32)
+        here = Outline(grid.apply(back, slab.quad).astype(np.float32), slab.seen, slab.fill)
+        quad = here.quad
         inside = None if found is None else _inside(found.centres, quad)
         framed = None if inside is None else \
             _framed(inside, small.shape, config.outline.stone_framed)
@@ -167,7 +168,7 @@ def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
                 fit = vouched(small, fit, inside, size, config)
             yield fit, False
             if framed is not None and fit.confidence < config.locate.recheck_below:
-                placed.append(_stones_placed(small, quad, n, framed, size, config))
+                placed.append(_stones_placed(small, here, n, framed, size, config))
     if found is not None:
         for fit in _most_on_points(small, placed, _framed(found.centres, small.shape,
                                                           config.outline.stone_framed),
@@ -216,9 +217,9 @@ def _framed(centres: np.ndarray, shape: tuple[int, ...], framed: float) -> np.nd
     return out
 
 
-def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.ndarray,
+def _stones_placed(small: np.ndarray, slab: Outline, n: int, witnesses: np.ndarray,
                    size: int | None, config: VisionConfig) -> GridFit:
-    """The grid of ``n`` lines the stones place inside the slab ``quad`` of ``small``, for a
+    """The grid of ``n`` lines the stones place inside the slab ``slab`` of ``small``, for a
     board so crowded its lines hide: a lattice fitted to where stones of either colour
     stand along each axis (`stone_profiles`), its outer lines `OutlineConfig.margin` inside
     the slab's edges, moved back by the stones' lift (their bodies stand up off their
@@ -226,13 +227,14 @@ def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.nd
     and from there moved by `OutlineConfig.stone_phases` along each axis (a refit that
     ends within `OutlineConfig.same_phase` of the unmoved one's is that one); of those
     with about as many stones on their points as the best (`_most_on_points`), the one the
-    stones vouch for most (`vouched`; the unmoved one on a tie), then as refined by the
+    stones vouch for most (`vouched`, the slab's seen edges saying where the grid ends
+    where the stones and lines cannot; the unmoved one on a tie), then as refined by the
     lines where they show or not, whichever those stones vouch for more; the refined one
     also where it keeps that grid's phase and the stones vouch for it within
     `OutlineConfig.phase_rows` rows' worth of stones (they cannot tell such grids apart:
     the lines can)."""
     cfg, outline_cfg = config.locate, config.outline
-    across_x, across_y, warp = stone_profiles(small, quad, n, outline_cfg)
+    across_x, across_y, warp = stone_profiles(small, slab.quad, n, outline_cfg)
     lo, hi = stone_bounds(outline_cfg)
     _, ax, dx = comb_fit(across_x, lo, hi, n, outline_cfg.reach, cfg)
     _, ay, dy = comb_fit(across_y, lo, hi, n, outline_cfg.reach, cfg)
@@ -248,11 +250,11 @@ def _stones_placed(small: np.ndarray, quad: np.ndarray, n: int, witnesses: np.nd
             moved = _through_stones(start / start[2, 2], witnesses, n, small.shape, config)
             if _lattice_apart(unmoved, moved, n) > outline_cfg.same_phase:  # else a twin
                 phases.append(GridFit(moved, n, 0.0))
-    best = max((vouched(small, fit, witnesses, size, config)
+    best = max((vouched(small, fit, witnesses, size, config, slab)
                 for fit in _most_on_points(small, phases, witnesses, config)),
                key=lambda fit: fit.confidence)
     refined = vouched(small, refine(small, GridFit(best.homography, n, 0.0), cfg), witnesses,
-                      size, config)
+                      size, config, slab)
     alike = _lattice_apart(best.homography, refined.homography, n) <= outline_cfg.same_phase \
         and refined.confidence >= best.confidence - outline_cfg.phase_rows / n
     return refined if refined.confidence > best.confidence or alike else best

@@ -17,7 +17,7 @@ from vision import grid
 from vision.config import VISION
 from vision.evaluate import corner_error_cells
 from vision.locate import _stones_placed, _witnesses, locate, to_gray
-from vision.outline import stone_bounds, stone_profiles
+from vision.outline import Outline, stone_bounds, stone_profiles
 from vision.stone_lattice import dark_centres
 
 
@@ -44,7 +44,8 @@ def test_the_stones_place_the_grid_inside_the_slab_within_a_fifth_of_a_cell(seed
     quad = slab_of(shot, seed).astype(np.float32)
     inside = np.array([cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
                        for x, y in stones.centres])
-    fit = _stones_placed(gray, quad, 19, stones.centres[inside], None, VISION)
+    slab = Outline(quad, (True, True, True, True), 1.0)
+    fit = _stones_placed(gray, slab, 19, stones.centres[inside], None, VISION)
     assert corner_error_cells(fit.corners, shot.corners, 19) < 0.2
     assert fit.confidence >= VISION.locate.min_confidence  # the black stones vouch for it
 
