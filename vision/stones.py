@@ -117,25 +117,38 @@ def rectify(image: np.ndarray, homography: np.ndarray, size: int,
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-def _disc_medians(plane: np.ndarray, centres: np.ndarray, radius: float) -> np.ndarray:
-    """Median of ``plane`` over a disc of ``radius`` px at each of ``centres`` (n, 2): the
-    median, so the cross of grid lines on an empty point (under half the disc) is ignored."""
+def _discs(shape: tuple[int, ...], centres: np.ndarray,
+           radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels of a disc of ``radius`` px at each of ``centres`` (n, 2) in a plane of
+    ``shape`` (those past its border moved onto it): rows and columns, each (n, m), to
+    index the plane with."""
     r = max(1, int(round(radius)))
     yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
     disc = (xx ** 2 + yy ** 2) <= r * r
     oy, ox = yy[disc], xx[disc]
-    cx = np.clip(np.round(centres[:, 0]).astype(int)[:, None] + ox[None, :], 0, plane.shape[1] - 1)
-    cy = np.clip(np.round(centres[:, 1]).astype(int)[:, None] + oy[None, :], 0, plane.shape[0] - 1)
-    out: np.ndarray = np.median(plane[cy, cx], axis=1)
-    return out
+    cx = np.clip(np.round(centres[:, 0]).astype(int)[:, None] + ox[None, :], 0, shape[1] - 1)
+    cy = np.clip(np.round(centres[:, 1]).astype(int)[:, None] + oy[None, :], 0, shape[0] - 1)
+    return cy, cx
 
 
-def _arm_profiles(light: np.ndarray, size: int,
+def _disc_medians(lab: np.ndarray, discs: tuple[np.ndarray, np.ndarray]
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The median lightness, chroma, a and b (each (n,); a and b 0 for grey) of the Lab
+    picture ``lab`` (uint8, OpenCV's scale) over each of the ``discs`` (`_discs`): the
+    median, so the cross of grid lines on an empty point (under half the disc) is ignored.
+    Only the discs' pixels are converted, not the whole picture."""
+    values = lab[discs].astype(np.float64)
+    a, b = values[..., 1] - 128.0, values[..., 2] - 128.0
+    return (np.median(values[..., 0], axis=1), np.median(np.hypot(a, b), axis=1),
+            np.median(a, axis=1), np.median(b, axis=1))
+
+
+def _arm_profiles(smooth: np.ndarray, size: int,
                   cfg: StoneConfig) -> list[tuple[np.ndarray, np.ndarray]]:
     """Profiles across each grid line on its two short arms from every point of the
-    rectified lightness ``light``, averaged along the arm: for the horizontal line then the
-    vertical one, the arm before the point (left, up) and the one after it (right, down),
-    each (points, profile length)."""
+    rectified lightness, blurred (``smooth``, `_smooth`), averaged along the arm: for the
+    horizontal line then the vertical one, the arm before the point (left, up) and the one
+    after it (right, down), each (points, profile length)."""
     c = cfg.cell
     lo, hi = int(round(cfg.line_arm[0] * c)), int(round(cfg.line_arm[1] * c))
     band = max(cfg.line_band_min, int(round(cfg.line_band * c)))
@@ -144,7 +157,6 @@ def _arm_profiles(light: np.ndarray, size: int,
     lat = grid.lattice(size)
     x0 = (c * (lat[:, 0] + 1)).astype(int)
     y0 = (c * (lat[:, 1] + 1)).astype(int)
-    smooth = _smooth(light, cfg)
 
     def profiles(sign: int, axis: int) -> np.ndarray:
         ys, xs = across[None, :, None], sign * arm[None, None, :]
@@ -188,7 +200,7 @@ def line_contrast(light: np.ndarray, size: int, cfg: StoneConfig = STONES,
     of its point. Where the lift along a line is ``cfg.line_lean`` cell or more, only the
     arm it leans over is looked at; not on the board's outer lines, where that arm may run
     off the board (a stone on the edge is often put off its point, outwards)."""
-    return _cross(_arm_profiles(light, size, cfg), size, cfg, lift)
+    return _cross(_arm_profiles(_smooth(light, cfg), size, cfg), size, cfg, lift)
 
 
 def _cross(profiles: list[tuple[np.ndarray, np.ndarray]], size: int, cfg: StoneConfig,
@@ -220,7 +232,7 @@ def arm_contrast(light: np.ndarray, size: int, cfg: StoneConfig = STONES,
     runs off the board from an outer line (no line there) counts how far the board there
     is lighter than a black stone (`black_drop` darker than that wood): a stone on the
     point would cover that too."""
-    return _arms(_arm_profiles(light, size, cfg), size, cfg, lift, wood)
+    return _arms(_arm_profiles(_smooth(light, cfg), size, cfg), size, cfg, lift, wood)
 
 
 def _arms(profiles: list[tuple[np.ndarray, np.ndarray]], size: int, cfg: StoneConfig,
@@ -255,14 +267,14 @@ def _on_board(size: int) -> np.ndarray:
     return out
 
 
-def dark_waists(light: np.ndarray, points: np.ndarray, wood: np.ndarray, dark: np.ndarray,
+def dark_waists(smooth: np.ndarray, points: np.ndarray, wood: np.ndarray, dark: np.ndarray,
                 cfg: StoneConfig = STONES) -> np.ndarray:
     """How wide (cells) the dark stays on the way to each ``dark`` point (size, size) from
     its neighbour on the left, the right, above and below, at its narrowest: (size, size,
-    4), 0 where there is no such neighbour or the point is not dark. ``light`` is the
-    rectified lightness, ``points`` (size, size, 2) where each point's stone would be seen
-    in it (px), ``wood`` (size, size) the wood's lightness there; dark is `black_drop`
-    darker than that wood.
+    4), 0 where there is no such neighbour or the point is not dark. ``smooth`` is the
+    rectified lightness, blurred (`_smooth`), ``points`` (size, size, 2) where each
+    point's stone would be seen in it (px), ``wood`` (size, size) the wood's lightness
+    there; dark is `black_drop` darker than that wood.
 
     Two stones side by side are two discs: the dark narrows between them, or breaks. A
     stone and the shadow it casts over its neighbour's point are one band as wide as the
@@ -273,7 +285,6 @@ def dark_waists(light: np.ndarray, points: np.ndarray, wood: np.ndarray, dark: n
     (a short shadow rounds off at its far end), across that line up to
     ``cfg.waist_reach`` cells either side of it."""
     size = points.shape[0]
-    smooth = _smooth(light, cfg)
     c = cfg.cell
     first, last = cfg.waist_span
     along = np.linspace(0.0, last, int(round(last * c)) + 1)  # a pixel apart
@@ -312,39 +323,34 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
     sensor's ceiling, for the share of the board clipped, that of ``light``)."""
     bgr = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     rect = rectify(bgr[:, :, :3], homography, size, cfg)
-    lab = cv2.cvtColor(rect, cv2.COLOR_BGR2LAB).astype(np.float64)
-    lightness = lab[:, :, 0]
-    a, b = lab[:, :, 1] - 128.0, lab[:, :, 2] - 128.0
-    chroma = np.hypot(a, b)
+    lab = cv2.cvtColor(rect, cv2.COLOR_BGR2LAB)
+    smooth = _smooth(lab[:, :, 0].astype(np.float64), cfg)
     c = cfg.cell
     shift = lift_shift(homography, image.shape, size, cfg.stone_lift)
     pts = (grid.lattice(size) + 1.0 + shift) * c
     # Cell centres, one row and column beyond the grid too (the margin is wood as well).
     k = size + 1
     centres = (grid.lattice(k) + 0.5) * c
-
-    def at_points(plane: np.ndarray) -> np.ndarray:
-        return _disc_medians(plane, pts, cfg.stone_radius * c).reshape(size, size)
-
-    def at_centres(plane: np.ndarray) -> np.ndarray:
-        return _disc_medians(plane, centres, cfg.wood_radius * c).reshape(k, k)
-
-    point_light, centre_light = at_points(lightness), at_centres(lightness)
+    point_light, point_chroma, point_a, point_b = (
+        m.reshape(size, size) for m in _disc_medians(
+            lab, _discs(lab.shape, pts, cfg.stone_radius * c)))
+    centre_light, centre_chroma, centre_a, centre_b = (
+        m.reshape(k, k) for m in _disc_medians(
+            lab, _discs(lab.shape, centres, cfg.wood_radius * c)))
     wood = local_wood(centre_light)
-    profiles = _arm_profiles(lightness, size, cfg)
+    profiles = _arm_profiles(smooth, size, cfg)
     # Channel by channel: a mean down the columns of (pixels, 3) is many times slower.
     clipped = max(np.count_nonzero(rect[:, :, k] >= light.clip_level) for k in range(3)) / (
         rect.shape[0] * rect.shape[1])
     return PointFeatures(
-        point_light, at_points(chroma), _cross(profiles, size, cfg, shift),
-        centre_light, at_centres(chroma),
-        np.stack([at_points(a), at_points(b)], axis=-1),
-        np.stack([at_centres(a), at_centres(b)], axis=-1),
+        point_light, point_chroma, _cross(profiles, size, cfg, shift),
+        centre_light, centre_chroma,
+        np.stack([point_a, point_b], axis=-1), np.stack([centre_a, centre_b], axis=-1),
         _arms(profiles, size, cfg, shift, wood),
         # Dark against the wood near it or, where that is shaded too, the board's wood.
-        dark_waists(lightness, pts.reshape(size, size, 2), wood, point_light < (
+        dark_waists(smooth, pts.reshape(size, size, 2), wood, point_light < (
             1.0 - cfg.black_drop) * np.maximum(wood, np.median(centre_light[1:-1, 1:-1])), cfg),
-        _smooth(lightness, cfg), pts.reshape(size, size, 2), clipped)
+        smooth, pts.reshape(size, size, 2), clipped)
 
 
 def local_wood(centres: np.ndarray, dirty: np.ndarray | None = None,
