@@ -409,14 +409,16 @@ class LocateConfig:
     quarter of the frame's area and is framed round its centre): how clipped the board's
     wood is is read there, not on a bright wall or floor around it."""
     clipped_board: float = 0.25
-    """Where this share or more of `board_window` is at the ceiling in grey, the exposure
-    clipped the wood itself, and the grid lines drawn on it may be gone from the grey (their
-    contrast under ``line_offset``): the colour channel that clips least there, which a
-    sensor clips on its own and which may still record the ink, is weighed against it
-    (``channel_lines``).
+    """Where this share or more of `board_window` is at the ceiling in grey, or in one
+    colour channel, the exposure clipped the wood itself, and the grid lines drawn on it
+    may be gone from the grey (their contrast under ``line_offset``): the colour channel
+    that clips least there, which a sensor clips on its own and which may still record the
+    ink, is weighed against it (``channel_lines``). A lamp's colour clips one channel, not
+    the grey, but the grey mixes that channel in (green is nearly three fifths of it), so
+    the clipped channel's share of the lines' contrast is gone from the grey all the same.
     A well-exposed board is at the ceiling only where white stones and glints are (a tenth
-    of the middle at most in photos from four sources), and a lamp's colour clips one
-    channel, not the grey: under a quarter the grey is kept as it is."""
+    of the middle at most in photos from four sources): under a quarter the grey is kept
+    as it is."""
     channel_lines: float = 1.25
     """Clipped wood does not mean clipped lines: dark ink stays under the ceiling while the
     wood between reaches it. So the least clipped channel is taken only where it shows

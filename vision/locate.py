@@ -354,11 +354,12 @@ def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
 
 def line_image(image: np.ndarray, cfg: LocateConfig) -> np.ndarray:
     """The uint8 grey image (H, W) of ``image`` (BGR, BGRA or grey) that the grid's lines are
-    looked for in: `to_gray`, unless the exposure clipped the board's wood in grey
-    (``cfg.clipped_board`` or more of the picture's middle, ``cfg.board_window``, at
-    ``cfg.ceiling``). Then the lines' ink may be gone from the grey too, but a sensor clips
-    each channel on its own: the channel that has the least of the middle at the ceiling
-    (less than the grey has) still records it, and is the image where it shows
+    looked for in: `to_gray`, unless the exposure clipped the board's wood in grey or in
+    one colour channel (``cfg.clipped_board`` or more of the picture's middle,
+    ``cfg.board_window``, at ``cfg.ceiling``). Then the lines' ink may be gone from the
+    grey too, but a sensor clips each channel on its own: the channel that has the least
+    of the middle at the ceiling (less than the grey or the most clipped channel has) may
+    still record it, and is the image where it shows
     ``cfg.channel_lines`` times as much line there as the grey does. Which channel that is
     depends on the wood and the light, so it is chosen by how much each clips, never by
     name. Where every channel lost the wood the grey lost (``cfg.all_clipped``), the lines
@@ -376,18 +377,20 @@ def _line_choice(image: np.ndarray, cfg: LocateConfig
     if image.ndim == 2:
         return gray, None
     clipped = float(np.mean(_middle(gray, cfg) >= cfg.ceiling))
-    if clipped < cfg.clipped_board:
-        return gray, None
     middle = _middle(image, cfg)[:, :, :3]
     shares = (middle >= cfg.ceiling).reshape(-1, 3).mean(axis=0)
+    most = max(clipped, float(shares.max()))  # the grey, or a channel the grey mixes in
+    if most < cfg.clipped_board:
+        return gray, None
     least = int(np.argmin(shares))
     others = []
-    if shares[least] < clipped:  # a channel kept more of the board than the grey did
+    if shares[least] < most:  # a channel kept more of the board than the grey or another
         others.append(np.ascontiguousarray(image[:, :, least]))
-    darkest = np.min(image[:, :, :3], axis=2)  # the least clipped channel at each pixel
-    if (float(np.mean(_middle(darkest, cfg) >= cfg.ceiling)) >= cfg.all_clipped * clipped
-            and not _saved_in_grey(middle)):
-        others.append(ceiling_dips(darkest, cfg))  # no channel kept the wood the grey lost
+    if clipped >= cfg.clipped_board and not _saved_in_grey(middle):
+        # The grey lost the wood: did every channel lose it at the same pixels?
+        darkest = np.min(image[:, :, :3], axis=2)  # the least clipped channel at each pixel
+        if float(np.mean(_middle(darkest, cfg) >= cfg.ceiling)) >= cfg.all_clipped * clipped:
+            others.append(ceiling_dips(darkest, cfg))  # no channel kept what the grey lost
     if not others:
         return gray, None
     grey_work = working_image(gray, cfg)

@@ -23,27 +23,21 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import grid
 from vision.config import VISION
 from vision.errors import BoardNotFound
 from vision.locate import ceiling_dips, line_image, locate, to_gray, working_image
 
+from .square_board import AT, BOARD, CELL, N, SIDE, TABLE, camera, cells_off, ink_lines
+
 locate_module = importlib.import_module("vision.locate")
 CFG = VISION.locate
-N = 9
-CELL = 32
-BOARD = (N + 1) * CELL
-TABLE = 2 * CELL
-SIDE = BOARD + 2 * TABLE
-AT = TABLE + CELL
 SEEDS = range(6)
 
 
 def clipped_board(seed: int, dip: float) -> np.ndarray:
-    """A 9x9 board square-on (its lattice at ``AT`` + ``CELL`` steps) on a dark table, black
-    stones on a seeded tenth of its points, its wood over the ceiling in every channel and
-    its lines ``dip`` levels under what the wood shows (sensor noise and the ceiling,
-    then a slight blur and a JPEG, as a camera does)."""
+    """A 9x9 board square-on (`square_board`) on a dark table, black stones on a seeded
+    tenth of its points, its wood over the ceiling in every channel and its lines ``dip``
+    levels under what the wood shows (sensor noise and the ceiling, then the `camera`)."""
     rng = np.random.default_rng(seed)
     img = np.zeros((SIDE, SIDE, 3), np.float64)
     img[:] = (40, 55, 70)
@@ -54,33 +48,13 @@ def clipped_board(seed: int, dip: float) -> np.ndarray:
         (np.array([258.0, 275.0, 285.0]) * gain)[:, TABLE:TABLE + BOARD]
     img += rng.normal(0.0, 1.5, img.shape)  # the sensor's noise, before it clips
     img = np.minimum(img, 255.0)
-    end = AT + (N - 1) * CELL
-    lines = np.zeros((SIDE, SIDE), np.uint8)
-    for k in range(N):
-        p = AT + CELL * k
-        cv2.line(lines, (AT, p), (end, p), 1, 2)
-        cv2.line(lines, (p, AT), (p, end), 1, 2)
-    img -= dip * lines[:, :, None]  # the ink: ``dip`` under what the wood shows
+    img -= dip * ink_lines(2)[:, :, None]  # the ink: ``dip`` under what the wood shows
     for (j, i), pick in np.ndenumerate(rng.random((N, N))):
         if pick < 0.1:
             tint = tuple(float(v) for v in 25.0 + rng.normal(0.0, 2.0, 3))  # never neutral
             cv2.circle(img, (AT + CELL * i, AT + CELL * j), int(0.47 * CELL), tint,
                        -1, cv2.LINE_AA)
-    img = cv2.GaussianBlur(np.clip(img, 0, 255), (3, 3), 0.6)
-    ok, data = cv2.imencode(".jpg", np.round(img).astype(np.uint8),
-                            [cv2.IMWRITE_JPEG_QUALITY, 92])
-    assert ok
-    out: np.ndarray = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    return out
-
-
-def cells_off(h: np.ndarray) -> float:
-    """How far (cells) the farthest grid corner of ``h`` lies from the drawn one's."""
-    truth = np.array([[AT, AT], [AT + (N - 1) * CELL, AT],
-                      [AT + (N - 1) * CELL, AT + (N - 1) * CELL], [AT, AT + (N - 1) * CELL]],
-                     np.float64)
-    found = grid.corners(h, N)
-    return float(min(np.abs(np.roll(found, r, axis=0) - truth).max() for r in range(4))) / CELL
+    return camera(img, 92)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
