@@ -14,6 +14,7 @@ the ink lines still stand out of the clipped wood in grey, the grey is kept.
 from __future__ import annotations
 
 import functools
+import importlib
 
 import numpy as np
 import pytest
@@ -24,6 +25,7 @@ from vision.errors import BoardNotFound
 from vision.locate import line_image, locate, to_gray, working_image
 from vision.synth import Scene, Synthetic, random_position, render
 
+locate_module = importlib.import_module("vision.locate")
 CFG = VISION.locate
 N = 9
 LIGHT = 2.4  # the light over what the exposure was set for: the wood clips in grey
@@ -42,17 +44,17 @@ def clipped_board(seed: int, grayscale: bool = False) -> Synthetic:
     return render(random_position(N, seed, 0.2), seed, scene)
 
 
-def middle(image: np.ndarray) -> np.ndarray:
-    """The middle of ``image`` (``CFG.board_window`` of each side), where the board lies."""
-    h, w = image.shape[:2]
-    mh, mw = (round(side * (1.0 - CFG.board_window) / 2) for side in (h, w))
-    return image[mh:h - mh, mw:w - mw]
-
-
 def cells_off(found: grid.GridFit, shot: Synthetic) -> float:
     """How far (cells) the farthest of ``found``'s grid corners lies from the truth's."""
     cell = float(np.linalg.norm(shot.corners[1] - shot.corners[0])) / (N - 1)
     return float(np.abs(grid.corners(found.homography, N) - shot.corners).max()) / cell
+
+
+def middle(image: np.ndarray) -> np.ndarray:
+    """The middle of ``image``, where the board lies, as the reader takes it
+    (`vision.locate._middle`)."""
+    out: np.ndarray = locate_module._middle(image, CFG)
+    return out
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -15,6 +15,7 @@ clipped).
 from __future__ import annotations
 
 import functools
+import importlib
 
 import cv2
 import numpy as np
@@ -26,6 +27,7 @@ from vision.locate import line_image, locate, to_gray, working_image
 
 from .square_board import AT, BOARD, CELL, N, SIDE, TABLE, camera, cells_off, ink_lines
 
+locate_module = importlib.import_module("vision.locate")
 CFG = VISION.locate
 SEEDS = range(8)
 LOST = (1, 4, 6, 7)  # the seeds whose boards the grey alone loses
@@ -55,10 +57,10 @@ def lamp_board(seed: int) -> np.ndarray:
 
 
 def middle(image: np.ndarray) -> np.ndarray:
-    """The middle of ``image`` (``CFG.board_window`` of each side), where the board lies."""
-    h, w = image.shape[:2]
-    mh, mw = (round(side * (1.0 - CFG.board_window) / 2) for side in (h, w))
-    return image[mh:h - mh, mw:w - mw]
+    """The middle of ``image``, where the board lies, as the reader takes it
+    (`vision.locate._middle`)."""
+    out: np.ndarray = locate_module._middle(image, CFG)
+    return out
 
 
 @pytest.mark.parametrize("seed", SEEDS)
