@@ -33,6 +33,7 @@ from .grid_candidates import (cell_mask, comb_fit, fit_lattice, grid_component, 
                               outer_quad)
 from .grid_refine import grow, refine
 from .grid_score import confidence, on_points, vouched
+from .illuminant import share_at
 from .lines import board_outline
 from .outline import Outline, outlines, stone_bounds, stone_profiles
 from .point_net import belief, look
@@ -376,9 +377,9 @@ def _line_choice(image: np.ndarray, cfg: LocateConfig
     gray = to_gray(image)
     if image.ndim == 2:
         return gray, None
-    clipped = _at_ceiling(_middle(gray, cfg), cfg)
+    clipped = share_at(_middle(gray, cfg), cfg.ceiling)
     middle = _middle(image, cfg)[:, :, :3]
-    shares = np.array([_at_ceiling(channel, cfg) for channel in cv2.split(middle)])
+    shares = np.array([share_at(channel, cfg.ceiling) for channel in cv2.split(middle)])
     most = max(clipped, float(shares.max()))  # the grey, or a channel the grey mixes in
     if most < cfg.clipped_board:
         return gray, None
@@ -389,7 +390,7 @@ def _line_choice(image: np.ndarray, cfg: LocateConfig
     if clipped >= cfg.clipped_board and not _saved_in_grey(middle):
         # The grey lost the wood: did every channel lose it at the same pixels?
         darkest = np.min(image[:, :, :3], axis=2)  # the least clipped channel at each pixel
-        if _at_ceiling(_middle(darkest, cfg), cfg) >= cfg.all_clipped * clipped:
+        if share_at(_middle(darkest, cfg), cfg.ceiling) >= cfg.all_clipped * clipped:
             others.append(ceiling_dips(darkest, cfg))  # no channel kept what the grey lost
     if not others:
         return gray, None
@@ -400,11 +401,6 @@ def _line_choice(image: np.ndarray, cfg: LocateConfig
         if _lines_shown(work[0], cfg) >= enough:
             return other, work
     return gray, grey_work  # the grey's lines stood out of the clipped wood as well
-
-
-def _at_ceiling(plane: np.ndarray, cfg: LocateConfig) -> float:
-    """The share of the pixels of ``plane`` (H, W uint8) at ``cfg.ceiling`` or above."""
-    return int(np.count_nonzero(plane >= cfg.ceiling)) / max(plane.size, 1)
 
 
 def _saved_in_grey(image: np.ndarray) -> bool:

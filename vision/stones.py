@@ -48,6 +48,7 @@ from rules import Cell, strings
 from . import grid
 from .config import LIGHT, STONES, LightConfig, PointNetConfig, StoneConfig
 from .grid import lift_shift
+from .illuminant import share_at
 from .point_net import HIDDEN, OFF, point_scores
 
 EMPTY, BLACK, WHITE = Cell.EMPTY, Cell.BLACK, Cell.WHITE
@@ -375,9 +376,7 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
             lab, _discs(lab.shape, centres, cfg.wood_radius * c)))
     wood = local_wood(centre_light)
     profiles = _arm_profiles(smooth, size, cfg)
-    # Channel by channel: a mean down the columns of (pixels, 3) is many times slower.
-    clipped = max(np.count_nonzero(rect[:, :, k] >= light.clip_level) for k in range(3)) / (
-        rect.shape[0] * rect.shape[1])
+    clipped = max(share_at(rect[:, :, k], light.clip_level) for k in range(3))
     return PointFeatures(
         point_light, point_chroma, _cross(profiles, size, cfg, shift),
         centre_light, centre_chroma,
