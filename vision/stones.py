@@ -153,7 +153,7 @@ def _middle_pair(values: np.ndarray, levels: int | None = None
     if levels is None:
         part = np.partition(values, ranks, axis=1)
         return part[:, ranks[0]], part[:, ranks[1]]
-    # The value ranked k is the number of levels that k + 1 values do not lie at or under.
+    # The value ranked k (from 0) is the count of levels with k values or fewer at or under.
     at = values + (np.arange(n) * levels)[:, None]
     under = np.bincount(at.ravel(), minlength=n * levels).reshape(n, levels).cumsum(axis=1)
     return (under <= ranks[0]).sum(axis=1), (under <= ranks[1]).sum(axis=1)
