@@ -14,7 +14,6 @@ the ink lines still stand out of the clipped wood in grey, the grey is kept.
 from __future__ import annotations
 
 import functools
-import importlib
 
 import numpy as np
 import pytest
@@ -25,8 +24,8 @@ from vision.errors import BoardNotFound
 from vision.locate import line_image, locate, to_gray, working_image
 from vision.synth import Scene, Synthetic, random_position, render
 
-locate_module = importlib.import_module("vision.locate")
-CFG = VISION.locate
+from .ceiling_middle import CFG, at_ceiling
+
 N = 9
 LIGHT = 2.4  # the light over what the exposure was set for: the wood clips in grey
 SEEDS = range(7)
@@ -50,18 +49,11 @@ def cells_off(found: grid.GridFit, shot: Synthetic) -> float:
     return float(np.abs(grid.corners(found.homography, N) - shot.corners).max()) / cell
 
 
-def middle(image: np.ndarray) -> np.ndarray:
-    """The middle of ``image``, where the board lies, as the reader takes it
-    (`vision.locate._middle`)."""
-    out: np.ndarray = locate_module._middle(image, CFG)
-    return out
-
-
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_light_clips_the_wood_in_grey_but_one_channel_keeps_more(seed: int) -> None:
     image = clipped_board(seed).image
-    grey = float(np.mean(middle(to_gray(image)) >= CFG.ceiling))
-    channels = (middle(image) >= CFG.ceiling).reshape(-1, 3).mean(axis=0)
+    grey = float(at_ceiling(to_gray(image)))
+    channels = at_ceiling(image)
     assert grey >= CFG.clipped_board
     assert channels.min() < grey
 
@@ -92,18 +84,17 @@ def test_in_grey_alone_the_board_is_lost(seed: int) -> None:
 def test_the_image_is_the_channel_that_lost_least_of_the_board(seed: int) -> None:
     """Whichever channel that is: it is measured, not named."""
     image = clipped_board(seed).image
-    lost = (middle(image) >= CFG.ceiling).reshape(-1, 3).mean(axis=0)
+    lost = at_ceiling(image)
     chosen = line_image(image, CFG)
     assert np.array_equal(chosen, image[:, :, int(np.argmin(lost))])
-    assert float(np.mean(middle(chosen) >= CFG.ceiling)) < \
-        float(np.mean(middle(to_gray(image)) >= CFG.ceiling))
+    assert float(at_ceiling(chosen)) < float(at_ceiling(to_gray(image)))
 
 
 @pytest.mark.parametrize("seed", KEPT)
 def test_where_the_grey_lines_stand_out_of_the_clipped_wood_the_grey_is_kept(
         seed: int) -> None:
     image = clipped_board(seed).image
-    assert float(np.mean(middle(to_gray(image)) >= CFG.ceiling)) >= CFG.clipped_board
+    assert float(at_ceiling(to_gray(image))) >= CFG.clipped_board
     assert np.array_equal(line_image(image, CFG), to_gray(image))
 
 
@@ -115,6 +106,6 @@ def test_a_well_exposed_photo_is_looked_at_in_grey_exactly() -> None:
 def test_a_grey_photo_has_no_channel_to_choose() -> None:
     """A photo saved in grey keeps its clipped grey: every channel lost the same."""
     image = clipped_board(0, grayscale=True).image
-    assert float(np.mean(middle(to_gray(image)) >= CFG.ceiling)) >= CFG.clipped_board
+    assert float(at_ceiling(to_gray(image))) >= CFG.clipped_board
     assert np.array_equal(line_image(image, CFG), to_gray(image))
     assert np.array_equal(line_image(to_gray(image), CFG), to_gray(image))

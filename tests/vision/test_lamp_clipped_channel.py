@@ -15,7 +15,6 @@ clipped).
 from __future__ import annotations
 
 import functools
-import importlib
 
 import cv2
 import numpy as np
@@ -25,10 +24,9 @@ from vision.config import VISION
 from vision.errors import BoardNotFound
 from vision.locate import line_image, locate, to_gray, working_image
 
+from .ceiling_middle import CFG, at_ceiling
 from .square_board import AT, BOARD, CELL, N, SIDE, TABLE, camera, cells_off, ink_lines
 
-locate_module = importlib.import_module("vision.locate")
-CFG = VISION.locate
 SEEDS = range(8)
 LOST = (1, 4, 6, 7)  # the seeds whose boards the grey alone loses
 WOOD = (0.50, 0.80, 0.85)  # a yellow wood's reflectance in blue, green and red
@@ -56,25 +54,18 @@ def lamp_board(seed: int) -> np.ndarray:
     return camera(img, 90)
 
 
-def middle(image: np.ndarray) -> np.ndarray:
-    """The middle of ``image``, where the board lies, as the reader takes it
-    (`vision.locate._middle`)."""
-    out: np.ndarray = locate_module._middle(image, CFG)
-    return out
-
-
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_lamp_clips_a_channel_over_the_wood_but_not_the_grey(seed: int) -> None:
     image = lamp_board(seed)
-    channels = (middle(image) >= CFG.ceiling).reshape(-1, 3).mean(axis=0)
+    channels = at_ceiling(image)
     assert channels.max() >= CFG.clipped_board
-    assert float(np.mean(middle(to_gray(image)) >= CFG.ceiling)) < CFG.clipped_board
+    assert float(at_ceiling(to_gray(image))) < CFG.clipped_board
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_lines_are_looked_for_in_the_channel_the_lamp_clipped_least(seed: int) -> None:
     image = lamp_board(seed)
-    least = int(np.argmin((middle(image) >= CFG.ceiling).reshape(-1, 3).mean(axis=0)))
+    least = int(np.argmin(at_ceiling(image)))
     assert np.array_equal(line_image(image, CFG), image[:, :, least])
 
 
