@@ -83,6 +83,13 @@ class LocateConfig:
     """The point net's pick among those grids replaces the one the lines and stones chose
     only where it believes it this much more (`vision.point_net.belief`, 0 to 1): a grid
     the net is unsure of is kept as the lines found it."""
+    net_refine_reach: float = 0.5
+    """The point net's pick, where it is another grid than the lines and stones chose (one
+    weighed, or one moved a line: `vision.locate.net_judged`), is refined to the lines it
+    lies over unless that moves a point of it this many cells or more: half a cell on
+    puts the point nearer another intersection than its own, and which intersection is
+    the net's call, not the lines' (a few lines that agree, a board's edge among them, can
+    pull a refit a line and more off)."""
     net_trusted: float = 0.5
     """The point net's belief in a grid counts only from this on (`vision.point_net.belief`,
     a product of geometric means): where the mean point of the grid is likelier an
@@ -878,15 +885,16 @@ class OutlineConfig:
     in shade (its grain, a lamp's fall-off)."""
     stone_framed: float = 1.0
     """A black stone's centre seen less than this many px inside the picture's border (of
-    the working image) is no witness for the grid the stones place inside the slab
-    (`vision.locate._stones_placed`; the slab's grids found by the lines are vouched for by
-    every stone inside it, as they always were): a dark band along
-    the border (a sliver of dark table where a photo was cut close to the board, a frame's
-    shadow) is deepest on the border itself, and so is a stone cut past its middle; their
-    row of "centres" along it reads as a row of stones past the board's edge, which vouches
-    for a grid a line too far out and denies the board's own (a dev photo downscaled to
-    35%, 213 px wide, lost its board so). A stone seen whole, or cut short of its middle,
-    keeps its centre a pixel or more inside."""
+    the working image) is no stone's (`vision.locate._framed_stones`): it places no grid
+    and vouches for none (the stones' lattice may still start from it: a start is a guess
+    the framed stones then vouch for or not). A dark band along the border (a sliver
+    of dark table where a photo was cut close to the board, a frame's shadow) is deepest
+    on the border itself, and so is a stone cut past its middle; their row of "centres"
+    along it reads as a row of stones past the board's edge, which vouches for a grid a
+    line too far out and denies the board's own (a dev photo downscaled to 35%, 213 px
+    wide, lost its board so); one such speck a line past an outer line that holds one
+    stone says the lattice goes on past it (`vision.stone_lattice.stones_reach`). A stone
+    seen whole, or cut short of its middle, keeps its centre a pixel or more inside."""
     stone_pushed: float = 0.4
     """A black stone up to this many cells off the nearest point of a grid placed within
     half a cell or so lies on that point: a finished game's stones are pushed off their

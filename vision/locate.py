@@ -98,16 +98,17 @@ def _fit_from(small: np.ndarray, quad: np.ndarray, lines: int | None, size: int 
     return _finish(small, fit, size, config)
 
 
-def _stone_fit(small: np.ndarray, found: BlackStones, size: int | None,
-               config: VisionConfig) -> GridFit | None:
+def _stone_fit(small: np.ndarray, found: BlackStones, witnesses: np.ndarray,
+               size: int | None, config: VisionConfig) -> GridFit | None:
     """The most confident grid through the black stones ``found`` (`vision.stone_lattice`),
-    finished and `vouched` for; None if they give no lattice of a board's size."""
+    finished and `vouched` for by the stones ``witnesses``; None if they give no lattice of
+    a board's size."""
     best: GridFit | None = None
     for h, lines in stone_starts(found, size, config.sizes, config.locate):
         finished = _finish(small, GridFit(h, lines, 0.0), size, config)
         if finished.size not in config.sizes:
             continue  # a square around the stones that grew into no board
-        fit = vouched(small, finished, found.centres, size, config)
+        fit = vouched(small, finished, witnesses, size, config)
         if best is None or fit.confidence > best.confidence:
             best = fit
     return best
@@ -150,30 +151,25 @@ def _slab_fits(image: np.ndarray, small: np.ndarray, to_full: np.ndarray,
     ``to_full`` maps the working image ``small`` to ``image``), one per outline and size:
     its outer lines `OutlineConfig.margin` inside the slab's edges, the lattice fitted
     there and grown to the whole grid like any other, then `vouched` for by the black
-    stones ``found`` inside that slab; where they vouch too little, the grid the stones
-    place there (`_stones_placed`, from those of them framed in the picture: `_witnesses`)
-    as well, after all the others and only those with about as many stones on their
-    points as the best of them (`_most_on_points`); each with whether the stones placed
-    it."""
+    stones ``found`` inside that slab; where they vouch too little, the grid those stones
+    place there (`_stones_placed`) as well, after all the others and only those with
+    about as many stones on their points as the best of them (`_most_on_points`); each
+    with whether the stones placed it."""
     back = np.linalg.inv(to_full)
     placed: list[GridFit] = []
     for slab in outlines(image, config.outline) if image.ndim == 3 else []:
         here = Outline(grid.apply(back, slab.quad).astype(np.float32), slab.seen, slab.fill)
         quad = here.quad
         inside = None if found is None else _inside(found.centres, quad)
-        framed = None if inside is None else \
-            _framed(inside, small.shape, config.outline.stone_framed)
         for n in (size,) if size else config.sizes:
             fit = _fit_from(small, quad, n, size, config, config.outline.reach)
             if inside is not None:
                 fit = vouched(small, fit, inside, size, config)
             yield fit, False
-            if framed is not None and fit.confidence < config.locate.recheck_below:
-                placed.append(_stones_placed(small, here, n, framed, size, config))
+            if inside is not None and fit.confidence < config.locate.recheck_below:
+                placed.append(_stones_placed(small, here, n, inside, size, config))
     if found is not None:
-        for fit in _most_on_points(small, placed, _framed(found.centres, small.shape,
-                                                          config.outline.stone_framed),
-                                   config):
+        for fit in _most_on_points(small, placed, found.centres, config):
             yield fit, True
 
 
@@ -198,24 +194,19 @@ def _inside(centres: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return out
 
 
-def _witnesses(centres: np.ndarray, quad: np.ndarray, shape: tuple[int, ...],
-               framed: float) -> np.ndarray:
-    """The black stones' ``centres`` (k, 2) that witness for a grid inside the slab ``quad``
-    (4, 2) of a picture of ``shape``: those inside the slab (stones off the board, or a
-    dark table's grain, are no witness) and ``framed`` px or more inside the picture's
-    border (a dark band along it, or a stone cut past its middle, is deepest on the border:
-    no stone's centre; see `OutlineConfig.stone_framed`)."""
-    return _framed(_inside(centres, quad), shape, framed)
-
-
-def _framed(centres: np.ndarray, shape: tuple[int, ...], framed: float) -> np.ndarray:
-    """The ``centres`` (k, 2) ``framed`` px or more inside the border of a picture of
-    ``shape``, in their order (see `_witnesses`)."""
+def _framed_stones(found: BlackStones | None, shape: tuple[int, ...],
+                   config: VisionConfig) -> BlackStones | None:
+    """``found`` with only the centres `OutlineConfig.stone_framed` px or more inside the
+    border of a picture of ``shape``, in their order; None if none is. A dark band along
+    the border, or a stone cut past its middle, is deepest on the border itself: no
+    stone's centre."""
+    if found is None:
+        return None
     h, w = shape[:2]
-    kept = ((centres >= framed).all(axis=1) & (centres[:, 0] <= w - 1 - framed)
-            & (centres[:, 1] <= h - 1 - framed))
-    out: np.ndarray = centres[kept]
-    return out
+    framed = config.outline.stone_framed
+    c = found.centres
+    kept = (c >= framed).all(axis=1) & (c[:, 0] <= w - 1 - framed) & (c[:, 1] <= h - 1 - framed)
+    return dataclasses.replace(found, centres=c[kept]) if kept.any() else None
 
 
 def _stones_placed(small: np.ndarray, slab: Outline, n: int, witnesses: np.ndarray,
@@ -353,6 +344,16 @@ def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
     return GridFit(fit.homography, fit.size, max(fit.confidence, in_fit))
 
 
+def _refined_in_phase(small: np.ndarray, fit: GridFit, cfg: LocateConfig) -> GridFit:
+    """``fit`` `refine`d to the lines of ``small``, unless that moves a point of its lattice
+    ``cfg.net_refine_reach`` cell or more: then ``fit`` as it is."""
+    refined = refine(small, fit, cfg)
+    lattice = grid.lattice(fit.size)
+    with np.errstate(divide="ignore", invalid="ignore"):  # points past the horizon
+        moved = grid.apply(np.linalg.inv(fit.homography) @ refined.homography, lattice)
+    return refined if np.abs(moved - lattice).max() < cfg.net_refine_reach else fit
+
+
 def line_image(image: np.ndarray, cfg: LocateConfig) -> np.ndarray:
     """The uint8 grey image (H, W) of ``image`` (BGR, BGRA or grey) that the grid's lines are
     looked for in: `to_gray`, unless the exposure clipped the board's wood in grey or in
@@ -478,7 +479,8 @@ def locate(image: np.ndarray, size: int | None = None,
         # the lines gave (the lines there barely tell them apart), and their lattice starts
         # grids of its own, which they may vouch for too, and any of which may sit better
         # on the lines.
-        found = dark_centres(small, cfg)
+        dark = dark_centres(small, cfg)
+        found = _framed_stones(dark, small.shape, config)
         if found is not None:
             for other in doubtful:
                 other = vouched(small, other, found.centres, size, config)
@@ -500,7 +502,9 @@ def locate(image: np.ndarray, size: int | None = None,
             # A grid the stones placed inside the slab is weighed against the stones'
             # own lattice, which fits every stone's centre over the whole board; where
             # they vouch alike the lattice is kept, as the finer of the two.
-            stones = _stone_fit(small, found, size, config)
+            # Its lattice starts from every dark centre (``dark`` is there where ``found``
+            # is); only the framed ones vouch.
+            stones = _stone_fit(small, dark or found, found.centres, size, config)
             weighed += [] if stones is None else [stones]
             if stones is not None and (fit is None or stones.confidence > fit.confidence
                                        or (by_stones and stones.confidence >= fit.confidence)):
@@ -508,7 +512,13 @@ def locate(image: np.ndarray, size: int | None = None,
     if (fit is None or fit.confidence < cfg.recheck_below) and config.point_net is not None \
             and cfg.net_looks > 0:
         # Lines and stones leave it in doubt: the point net looks at the grids weighed.
-        fit = net_judged(image, to_full, weighed, fit, config)
+        judged = net_judged(image, to_full, weighed, fit, config)
+        if judged is not None and (fit is None or judged.homography is not fit.homography):
+            # The net's pick may be a grid weighed moved a line: it lies over lines it was
+            # not fitted to, which tell where its points lie (its far corners, seen
+            # steeply), though not which intersection each is.
+            judged = _refined_in_phase(small, judged, cfg)
+        fit = judged
     if fit is None:
         raise BoardNotFound(f"no net of lines enclosing at least {cfg.min_holes} alike cells, "
                             "no two families of straight lines, and no lattice of stones")

@@ -16,7 +16,7 @@ from tests.vision.test_synth_aimed import crowded, slab_of
 from vision import grid
 from vision.config import VISION
 from vision.evaluate import corner_error_cells
-from vision.locate import _stones_placed, _witnesses, locate, to_gray
+from vision.locate import _framed_stones, _stones_placed, locate, to_gray
 from vision.outline import Outline, stone_bounds, stone_profiles
 from vision.stone_lattice import dark_centres
 
@@ -77,8 +77,7 @@ def test_a_dark_band_along_the_pictures_border_is_no_row_of_stones() -> None:
     c = stones.centres
     assert (c[:, 1] < 1).sum() > 10  # the band gives a row of centres
     h, w = gray.shape
-    whole = np.array([[-1.0, -1.0], [w, -1.0], [w, h], [-1.0, h]], np.float32)
-    witnesses = _witnesses(c, whole, gray.shape, VISION.outline.stone_framed)
+    witnesses = _framed_stones(stones, gray.shape, VISION)
     framed = (c >= 1).all(axis=1) & (c[:, 0] <= w - 2) & (c[:, 1] <= h - 2)
     assert framed.sum() > 100  # the board's own black stones
-    assert np.array_equal(witnesses, c[framed])
+    assert witnesses is not None and np.array_equal(witnesses.centres, c[framed])

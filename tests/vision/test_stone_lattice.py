@@ -173,7 +173,7 @@ def test_a_square_of_stones_grown_into_no_board_size_is_no_board(monkeypatch) ->
     with monkeypatch.context() as m:  # every square the stones start grows to 10 lines
         m.setattr(locate_module, "_finish",
                   lambda *args: dataclasses.replace(finish(*args), size=10))
-        assert locate_module._stone_fit(small, found, None, VISION) is None
+        assert locate_module._stone_fit(small, found, found.centres, None, VISION) is None
 
 
 def test_the_lattice_through_stones_under_perspective_numbers_them_and_leaves_strays_out() -> None:
@@ -227,13 +227,16 @@ def _centres(diagram: str, homography: np.ndarray) -> np.ndarray:
 FIVE_LINES = np.array([[40.0, 0.0, 100.0], [0.0, 40.0, 80.0], [0.0, 0.0, 1.0]])
 
 
+EVERY_OUTER_LINE = """
+    ..X..
+    X...X
+    ..X..
+    .X.X.
+    ..X.."""  # stones on each of a 5x5 grid's outer lines, one on its right one
+
+
 def test_stones_on_all_four_outer_lines_vouch_for_the_grid_by_the_share_on_its_points() -> None:
-    stones = _centres("""
-        ..X..
-        X...X
-        ..X..
-        .X.X.
-        ..X..""", FIVE_LINES)
+    stones = _centres(EVERY_OUTER_LINE, FIVE_LINES)
     stray = np.array([[0.0, 0.0]])  # a stone off the board: not on any point
     share, reached = stones_reach(stones, FIVE_LINES, 5, LOCATE)
     assert share == 1.0 and reached.all()
@@ -277,6 +280,23 @@ def test_a_lattice_of_stones_that_goes_on_past_an_outer_line_is_no_board_of_its_
         .X.X.X
         ..X..X""", FIVE_LINES)  # a sixth column as full as the fifth: a patch, or a pattern
     assert stones_reach(stones, FIVE_LINES, 5, LOCATE)[0] == 0.0
+
+
+def test_a_dark_speck_on_the_pictures_border_is_no_stone_past_an_outer_line() -> None:
+    # The picture ends a line past the board's right outer line, which holds one stone;
+    # on the picture's last column, beside it, a dark speck (a sliver of a stone cut
+    # past its middle, the table's shadow) is found as a black stone's centre. Taken
+    # for one, it says the lattice goes on past the board, and the stones deny its grid.
+    stones = _centres(EVERY_OUTER_LINE, FIVE_LINES)
+    speck = grid.apply(FIVE_LINES, np.array([[5.0, 1.0]]))  # a line past (4, 1)
+    picture = (400, int(speck[0, 0]) + 1)  # its last column is the speck's
+    found = BlackStones(np.r_[stones, speck], 15.0, np.eye(2))
+    assert stones_reach(found.centres, FIVE_LINES, 5, LOCATE)[0] == 0.0
+    framed = locate_module._framed_stones(found, picture, VISION)
+    assert framed is not None and np.array_equal(framed.centres, stones)
+    assert stones_reach(framed.centres, FIVE_LINES, 5, LOCATE)[0] == 1.0
+    on_the_border = BlackStones(speck, 15.0, np.eye(2))
+    assert locate_module._framed_stones(on_the_border, picture, VISION) is None
 
 
 NINE_LINES = np.array([[40.0, 0.0, 60.0], [0.0, 40.0, 60.0], [0.0, 0.0, 1.0]])

@@ -1,0 +1,69 @@
+"""The point net picks a grid among those weighed and their moves a line either way
+(`vision.locate.net_judged`). A grid so moved lies over lines it was not fitted to: they
+say where its points are, within its phase; which intersection each point is stays the
+net's call (`vision.locate._refined_in_phase`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.test_synth_aimed import crowded, slab_of
+from vision import grid
+from vision.config import VISION
+from vision.evaluate import corner_error_cells
+from vision.grid import GridFit
+from vision.grid_refine import refine
+from vision.locate import _refined_in_phase, to_gray, working
+from vision.stone_lattice import dark_centres
+from vision.synth import Scene, Synthetic, random_position, render
+
+CFG = VISION.locate
+# i += 0.02 j: the grid's far side (j = 18) 0.36 of a cell aside, its near side in place.
+SHEARED = np.array([[1.0, 0.02, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+
+
+def _in_working(shot: Synthetic, image: np.ndarray, to_image: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The working image of ``image``, its map to ``image``'s pixels, and ``shot``'s grid
+    in its pixels (``to_image`` maps ``shot``'s pixels to ``image``'s)."""
+    small, to_full = working(image, CFG)
+    return small, to_full, np.linalg.inv(to_full) @ to_image @ shot.homography
+
+
+@pytest.mark.parametrize("tilt", [0.0, 45.0, 60.0])
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_pick_a_third_of_a_cell_askew_is_refined_onto_the_lines(tilt: float,
+                                                                  seed: int) -> None:
+    shot = render(random_position(19, seed, stones=0.3), seed, Scene(camera_tilt=tilt))
+    small, to_full, h = _in_working(shot, shot.image, np.eye(3))
+    pick = GridFit(h @ SHEARED, 19, 0.8)
+
+    def error(fit: GridFit) -> float:
+        return corner_error_cells(grid.corners(to_full @ fit.homography, 19), shot.corners,
+                                  19)
+
+    assert error(pick) > 0.35
+    got = _refined_in_phase(small, pick, CFG)
+    assert error(got) < 0.1
+    assert got.confidence == pick.confidence  # the net's belief, not the lines'
+
+
+def test_lines_that_would_pull_the_pick_out_of_its_phase_leave_it_as_the_net_placed_it(
+) -> None:
+    # A board nine tenths full, the photo cut inside its far margin, a dark band along
+    # the cut: the lines show in slivers, and the band's edge is the strongest line of
+    # all. A refit to the few lines that agree runs many cells off the board's own grid.
+    shot = crowded(1)
+    top = int(np.ceil(slab_of(shot, 1)[:2, 1].max())) + 2
+    image = shot.image[top:].copy()
+    found = dark_centres(to_gray(image), CFG)
+    assert found is not None
+    image[:int(round(found.radius))] = 10
+    cut = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, -top], [0.0, 0.0, 1.0]])
+    small, _, h = _in_working(shot, image, cut)
+    own = GridFit(h, 19, 0.8)
+    lattice = grid.lattice(19)
+    pulled = grid.apply(np.linalg.inv(h) @ refine(small, own, CFG).homography, lattice)
+    assert np.abs(pulled - lattice).max() > 1.0  # the lines alone would lose it
+    assert _refined_in_phase(small, own, CFG) is own
