@@ -3,8 +3,8 @@
 the board filling the frame's width, on dark and light tables, under coloured lamps; a
 crowded board on a light grey floor among bowls and feet; hands; a low lamp's hard
 shadows; flash hot spots and sunlight patches; bright bevels; a pen, a phone or a lid lying
-on the board; stones of any colours; grayscale. Drawn by `vision.synth` (see `Scene`), one
-row per kind.
+on the board; stones of any colours; grayscale; a photo cut close to the board's far edge.
+Drawn by `vision.synth` (see `Scene`), one row per kind.
 
     .venv/bin/python benchmarks/vision_scenes.py [--seeds N] [--size 19] [--only TEXT,...]
                                                  [--jobs N]
@@ -92,6 +92,12 @@ SCENES: dict[str, tuple[Scene, float]] = {
         AIMED, camera_tilt=50.0, cast=0.6, exposure=0.4, resaved=60), FULL),
     "aimed phone 60, crowded, lamp": (dataclasses.replace(AIMED, camera_tilt=60.0, cast=0.5),
                                       CROWDED),
+    # A photo cut close to the board along its far edge (the robustness crop, on the boards
+    # that hide their lines): inside the far margin, or leaving a sliver of dark table.
+    "aimed phone 45, crowded, far margin cut off": (dataclasses.replace(AIMED, far_cut=0.1),
+                                                    CROWDED),
+    "aimed phone 45, crowded, cut by a sliver of table": (dataclasses.replace(
+        AIMED, far_cut=-0.15), CROWDED),
     "aimed landscape 45, full, lamp": (dataclasses.replace(
         AIMED, width=960, height=720, cast=0.6), FULL),
     "above, full, floor, bowls, feet, exposure, resaved": (Scene(

@@ -116,6 +116,11 @@ class Scene:
     resaved: int = 0
     """The photo saved once more as a JPEG of this quality (shared, sent by a messenger,
     turned and saved); 0: once only."""
+    far_cut: float | None = None
+    """The photo cut close to the board along its top: its first row this many cells (at the
+    board's far edge) below the second highest of the slab's corners (so inside the slab's
+    far margin where that is its far edge); negative, a sliver of what it lies on left above
+    the slab. None: not cut. Points cut off count as hidden."""
     overexposed: tuple[float, float] = (1.0, 1.0)
     """The light on the whole scene, as a factor of what the exposure was set for, drawn
     between these two before the sensor clips (sunlight on a board metered for the room):
@@ -374,6 +379,11 @@ def render(position: Position, seed: int, scene: Scene = Scene()) -> Synthetic:
     img = cv2.GaussianBlur(img, (0, 0), sigma)
     img = img + rng.normal(0, scene.noise, img.shape)
     clean = np.clip(img, 0, 255).astype(np.uint8)
+    if scene.far_cut is not None:
+        top = int(np.clip(np.ceil(np.sort(wood[:, 1])[1]
+                                  + scene.far_cut * cell * _side_seen(wood) / side), 0, h - 2))
+        clean, hand, h = clean[top:], hand[top:], h - top
+        on_board = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, -top], [0.0, 0.0, 1.0]]) @ on_board
     if scene.grayscale:
         clean = cv2.cvtColor(cv2.cvtColor(clean, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     ok, buf = cv2.imencode(".jpg", clean, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])

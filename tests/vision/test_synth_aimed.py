@@ -45,3 +45,16 @@ def test_points_out_of_the_frame_are_hidden() -> None:
     at = grid.apply(shot.homography, grid.lattice(19))
     out = ((at < 0) | (at > [w - 1, h - 1])).any(axis=1).reshape(19, 19)
     assert out.any() and (shot.hidden == out).all()
+
+
+def test_a_photo_cut_inside_the_far_margin_keeps_the_board_and_its_far_outer_line() -> None:
+    whole = crowded(1)
+    for cut in (0.1, -0.15):  # inside the far margin; a sliver of the table left above it
+        shot = crowded(1, dataclasses.replace(AIMED, far_cut=cut))
+        top = whole.image.shape[0] - shot.image.shape[0]
+        assert top > 0 and shot.image.shape[1] == whole.image.shape[1]
+        assert np.allclose(shot.corners, whole.corners - [0.0, top])  # the same board, lower
+        assert shot.position == whole.position
+        far_edge = slab_of(shot, 1)[:2, 1]  # the slab's far corners, upright
+        assert (far_edge.max() < 0) if cut > 0 else (far_edge.min() > 0)
+        assert shot.corners[:, 1].min() > 0 and not shot.hidden.any()  # the far line shows
