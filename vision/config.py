@@ -83,13 +83,6 @@ class LocateConfig:
     """The point net's pick among those grids replaces the one the lines and stones chose
     only where it believes it this much more (`vision.point_net.belief`, 0 to 1): a grid
     the net is unsure of is kept as the lines found it."""
-    net_refine_reach: float = 0.5
-    """The point net's pick, where it is another grid than the lines and stones chose (one
-    weighed, or one moved a line: `vision.locate.net_judged`), is refined to the lines it
-    lies over unless that moves a point of it this many cells or more: half a cell on
-    puts the point nearer another intersection than its own, and which intersection is
-    the net's call, not the lines' (a few lines that agree, a board's edge among them, can
-    pull a refit a line and more off)."""
     net_trusted: float = 0.5
     """The point net's belief in a grid counts only from this on (`vision.point_net.belief`,
     a product of geometric means): where the mean point of the grid is likelier an

@@ -175,7 +175,8 @@ def same_grid(a: GridFit, b: GridFit) -> bool:
     if a.size != b.size:
         return False
     points = lattice(a.size)
-    back = apply(np.linalg.inv(a.homography), apply(b.homography, points))
+    with np.errstate(divide="ignore", invalid="ignore"):  # points past the horizon: not one
+        back = apply(np.linalg.inv(a.homography), apply(b.homography, points))
     return bool(np.abs(back - points).max() < 0.5)
 
 

@@ -345,13 +345,12 @@ def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
 
 
 def _refined_in_phase(small: np.ndarray, fit: GridFit, cfg: LocateConfig) -> GridFit:
-    """``fit`` `refine`d to the lines of ``small``, unless that moves a point of its lattice
-    ``cfg.net_refine_reach`` cell or more: then ``fit`` as it is."""
+    """``fit`` `refine`d to the lines of ``small``, unless that takes it to another grid
+    (`same_grid`: a point of it half a cell or more from its own, so nearer another
+    intersection, and which intersection each point is is not the lines' call): then
+    ``fit`` as it is."""
     refined = refine(small, fit, cfg)
-    lattice = grid.lattice(fit.size)
-    with np.errstate(divide="ignore", invalid="ignore"):  # points past the horizon
-        moved = grid.apply(np.linalg.inv(fit.homography) @ refined.homography, lattice)
-    return refined if np.abs(moved - lattice).max() < cfg.net_refine_reach else fit
+    return refined if same_grid(fit, refined) else fit
 
 
 def line_image(image: np.ndarray, cfg: LocateConfig) -> np.ndarray:
@@ -513,10 +512,11 @@ def locate(image: np.ndarray, size: int | None = None,
             and cfg.net_looks > 0:
         # Lines and stones leave it in doubt: the point net looks at the grids weighed.
         judged = net_judged(image, to_full, weighed, fit, config)
-        if judged is not None and (fit is None or judged.homography is not fit.homography):
-            # The net's pick may be a grid weighed moved a line: it lies over lines it was
-            # not fitted to, which tell where its points lie (its far corners, seen
-            # steeply), though not which intersection each is.
+        if judged is not None and not any(judged.homography is w.homography
+                                           for w in weighed):
+            # The net's pick is a grid weighed moved a line: it lies over lines it was not
+            # fitted to, which tell where its points lie (its far corners, seen steeply),
+            # though not which intersection each is. (A grid weighed was refined already.)
             judged = _refined_in_phase(small, judged, cfg)
         fit = judged
     if fit is None:
