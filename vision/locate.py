@@ -361,7 +361,8 @@ def line_image(image: np.ndarray, cfg: LocateConfig) -> np.ndarray:
     grey too, but a sensor clips each channel on its own: the channel that has the least
     of the middle at the ceiling (less than the grey or the most clipped channel has) may
     still record it, and is the image where it shows
-    ``cfg.channel_lines`` times as much line there as the grey does. Which channel that is
+    ``cfg.channel_lines`` times as much line there as the grey does, or where the grey
+    clipped so that its lines form no net (`_net`) and the channel's do. Which channel that is
     depends on the wood and the light, so it is chosen by how much each clips, never by
     name. Where every channel lost the wood the grey lost (``cfg.all_clipped``), the lines
     are dips under a plateau at the ceiling: `ceiling_dips` of the least clipped channel at
@@ -396,10 +397,20 @@ def _line_choice(image: np.ndarray, cfg: LocateConfig
         return gray, None
     grey_work = working_image(gray, cfg)
     enough = cfg.channel_lines * _lines_shown(grey_work[0], cfg)
+    works: list[tuple[np.ndarray, np.ndarray]] = []
     for other in others:
-        work = working_image(other, cfg)
-        if _lines_shown(work[0], cfg) >= enough:
-            return other, work
+        works.append(working_image(other, cfg))
+        if _lines_shown(works[-1][0], cfg) >= enough:
+            return other, works[-1]
+    if clipped >= cfg.clipped_board and _net(grey_work[0], cfg) is None:
+        # The share of line counts the slab's edges and the table's grain as well, so a
+        # channel that kept the ink may show little more of it than the grey. The grid's
+        # own lines decide then: where the grey lost them to its own ceiling, so that they
+        # form no net in it, the channel where they do is the image they are looked for
+        # in. (A grey under its ceiling lost no ink there: its lines are as they were.)
+        for other, work in zip(others, works):
+            if _net(work[0], cfg) is not None:
+                return other, work
     return gray, grey_work  # the grey's lines stood out of the clipped wood as well
 
 
