@@ -292,7 +292,7 @@ def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int,
 
 
 def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
-               fit: GridFit | None, config: VisionConfig) -> GridFit | None:
+               fit: GridFit | None, config: VisionConfig) -> tuple[GridFit | None, bool]:
     """The grid ``fit`` that the lines and stones chose, or another, as the point net
     (`vision.point_net`) believes them (`belief`): of the most confident of the grids
     ``weighed`` (`LocateConfig.net_looks` of them, no two one grid), in the working
@@ -302,6 +302,7 @@ def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
     belief as its confidence; else ``fit`` with its confidence raised to the net's belief
     in it where that is higher. A belief under `LocateConfig.net_trusted` counts for
     nothing. None where nothing was weighed, or nothing the net trusts and no ``fit``.
+    With it, whether the grid returned is one weighed moved a line (not a grid weighed).
 
     A crowded board hides its lines and its stones stand off their points: the lines
     barely tell the board's grid from one a line off, or from a patch of it, and may score
@@ -318,8 +319,8 @@ def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
         if other.size in config.sizes and not any(same_grid(k, other) for k in kept):
             kept.append(other)
     if not kept:
-        return None
-    believed: list[tuple[float, GridFit]] = []
+        return None, False
+    believed: list[tuple[float, GridFit, bool]] = []  # with whether it was moved
     in_fit = 0.0  # the net's belief in ``fit`` as it stands
     for other in kept:
         h = to_full @ other.homography
@@ -330,18 +331,18 @@ def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
             for dj in (-1, 0, 1):
                 moved = other if di == dj == 0 else \
                     GridFit(grid.shifted(other.homography, di, dj), other.size, 0.0)
-                believed.append((belief(seen, lift, (di, dj)), moved))
+                believed.append((belief(seen, lift, (di, dj)), moved, moved is not other))
                 if moved is fit:
                     in_fit = believed[-1][0]
     trusted = [b for b in believed if b[0] >= cfg.net_trusted]
     if not trusted:
-        return fit
-    sure, best = max(trusted, key=lambda b: b[0])
+        return fit, False
+    sure, best, shifted = max(trusted, key=lambda b: b[0])
     if fit is None or (best is not fit and sure >= in_fit + cfg.net_over):
-        return GridFit(best.homography, best.size, sure)
+        return GridFit(best.homography, best.size, sure), shifted
     if in_fit < cfg.net_trusted:
-        return fit
-    return GridFit(fit.homography, fit.size, max(fit.confidence, in_fit))
+        return fit, False
+    return GridFit(fit.homography, fit.size, max(fit.confidence, in_fit)), False
 
 
 def _refined_in_phase(small: np.ndarray, fit: GridFit, cfg: LocateConfig) -> GridFit:
@@ -507,14 +508,13 @@ def locate(image: np.ndarray, size: int | None = None,
                 fit, by_stones = other, placed
             if fit.confidence >= cfg.recheck_below:
                 break  # as sure as a first grid that needs no second look
-        if found is not None and (fit is None or fit.confidence < cfg.recheck_below
-                                  or by_stones):
+        if dark is not None and found is not None and (
+                fit is None or fit.confidence < cfg.recheck_below or by_stones):
             # A grid the stones placed inside the slab is weighed against the stones'
             # own lattice, which fits every stone's centre over the whole board; where
             # they vouch alike the lattice is kept, as the finer of the two.
-            # Its lattice starts from every dark centre (``dark`` is there where ``found``
-            # is); only the framed ones vouch.
-            stones = _stone_fit(small, dark or found, found.centres, size, config)
+            # Its lattice starts from every dark centre; only the framed ones vouch.
+            stones = _stone_fit(small, dark, found.centres, size, config)
             weighed += [] if stones is None else [stones]
             if stones is not None and (fit is None or stones.confidence > fit.confidence
                                        or (by_stones and stones.confidence >= fit.confidence)):
@@ -522,9 +522,8 @@ def locate(image: np.ndarray, size: int | None = None,
     if (fit is None or fit.confidence < cfg.recheck_below) and config.point_net is not None \
             and cfg.net_looks > 0:
         # Lines and stones leave it in doubt: the point net looks at the grids weighed.
-        judged = net_judged(image, to_full, weighed, fit, config)
-        if judged is not None and not any(judged.homography is w.homography
-                                           for w in weighed):
+        judged, moved = net_judged(image, to_full, weighed, fit, config)
+        if judged is not None and moved:
             # The net's pick is a grid weighed moved a line: it lies over lines it was not
             # fitted to, which tell where its points lie (its far corners, seen steeply),
             # though not which intersection each is. (A grid weighed was refined already.)

@@ -202,16 +202,18 @@ def test_a_grid_the_lines_placed_a_line_off_is_moved_back_onto_the_board(
     # given only that one, the net moves it back, and is sure of it.
     own = GridFit(crowded.homography, 19, 0.0)
     off = GridFit(grid.shifted(crowded.homography, 1, 0), 19, 0.1)
-    got = net_judged(crowded.image, np.eye(3), [off], off, VISION)
+    got, moved = net_judged(crowded.image, np.eye(3), [off], off, VISION)
     assert got is not None and same_grid(got, own) and got.confidence >= 0.7
+    assert moved  # a grid weighed moved a line, not one weighed: its place is for the lines
 
 
 def test_a_grid_the_net_believes_keeps_its_place_and_gains_its_belief(
         crowded: Synthetic) -> None:
     fit = GridFit(crowded.homography, 19, 0.1)
     half = GridFit(grid.shifted(crowded.homography, 0.5, 0.5), 19, 0.3)  # surer, but wrong
-    got = net_judged(crowded.image, np.eye(3), [half, fit], half, VISION)
+    got, moved = net_judged(crowded.image, np.eye(3), [half, fit], half, VISION)
     assert got is not None and same_grid(got, fit) and got.confidence >= 0.7
+    assert not moved and got.homography is fit.homography
 
 
 def test_a_grid_the_net_doubts_gains_nothing_and_none_is_taken_in_its_place(
@@ -219,8 +221,8 @@ def test_a_grid_the_net_doubts_gains_nothing_and_none_is_taken_in_its_place(
     # Half a cell off every point: the net believes it under `net_trusted`, and of its
     # moves a line either way none is the board's (all half a cell off too).
     half = GridFit(grid.shifted(crowded.homography, 0.5, 0.5), 19, 0.1)
-    assert net_judged(crowded.image, np.eye(3), [half], half, VISION) is half
-    assert net_judged(crowded.image, np.eye(3), [half], None, VISION) is None
+    assert net_judged(crowded.image, np.eye(3), [half], half, VISION) == (half, False)
+    assert net_judged(crowded.image, np.eye(3), [half], None, VISION) == (None, False)
 
 
 def test_a_photo_turned_a_quarter_is_shown_to_the_net_the_same_way(crowded: Synthetic) -> None:
