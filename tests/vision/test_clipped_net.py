@@ -21,16 +21,15 @@ import importlib
 import numpy as np
 import pytest
 
-from vision import grid
 from vision.config import VISION
 from vision.errors import BoardNotFound
 from vision.locate import line_image, locate, to_gray, working_image
 from vision.synth import Scene, Synthetic, random_position, render
 
 from .ceiling_middle import CFG, at_ceiling
+from .test_clipped_channels import N, cells_off
 
 _locate = importlib.import_module("vision.locate")  # the name `locate` is its function
-N = 9
 LIGHT = 2.4  # the light over what the exposure was set for
 # Of seeds 0 to 59 under this light, those whose grey shows no net of lines while the least
 # clipped channel does, and shows under ``channel_lines`` times the grey's share of line.
@@ -48,12 +47,6 @@ def table_board(seed: int) -> Synthetic:
     scene = Scene(overexposed=(LIGHT, LIGHT), line_width=1 / 22, surface="dark table",
                   bowls=True)
     return render(random_position(N, seed, 0.2), seed, scene)
-
-
-def cells_off(found: grid.GridFit, shot: Synthetic) -> float:
-    """How far (cells) the farthest of ``found``'s grid corners lies from the truth's."""
-    cell = float(np.linalg.norm(shot.corners[1] - shot.corners[0])) / (N - 1)
-    return float(np.abs(grid.corners(found.homography, N) - shot.corners).max()) / cell
 
 
 def least_clipped(image: np.ndarray) -> np.ndarray:
