@@ -292,11 +292,15 @@ def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int,
 
 
 def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
-               fit: GridFit | None, config: VisionConfig) -> tuple[GridFit | None, bool]:
+               fit: GridFit | None, config: VisionConfig,
+               stones: tuple[np.ndarray, np.ndarray] | None = None
+               ) -> tuple[GridFit | None, bool]:
     """The grid ``fit`` that the lines and stones chose, or another, as the point net
     (`vision.point_net`) believes them (`belief`): of the most confident of the grids
-    ``weighed`` (`LocateConfig.net_looks` of them, no two one grid), in the working
-    image's pixels (``to_full`` maps them to ``image``'s), and each moved a line either way
+    ``weighed`` (`LocateConfig.net_looks` of them, no two one grid) and, where ``stones``
+    (the working image and the black stones' centres in it) are given, of those with the
+    most of those stones on their points (`LocateConfig.net_stone_looks` more), all in the
+    working image's pixels (``to_full`` maps them to ``image``'s), and each moved a line either way
     along either axis (one look at a grid serves its moves), the one it believes most where
     that is another than ``fit`` and believed by `LocateConfig.net_over` more, with that
     belief as its confidence; else ``fit`` with its confidence raised to the net's belief
@@ -313,11 +317,20 @@ def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
     wide = dataclasses.replace(net, margin=net.margin + 1)
     lift = config.stones.stone_lift
     kept: list[GridFit] = [] if fit is None else [fit]
-    for other in sorted(weighed, key=lambda f: -f.confidence):
-        if len(kept) >= cfg.net_looks:
-            break
-        if other.size in config.sizes and not any(same_grid(k, other) for k in kept):
-            kept.append(other)
+
+    def look_at(ranked: list[GridFit], looks: int) -> None:
+        for other in ranked:
+            if len(kept) >= looks:
+                break
+            if other.size in config.sizes and not any(same_grid(k, other) for k in kept):
+                kept.append(other)
+
+    look_at(sorted(weighed, key=lambda f: -f.confidence), cfg.net_looks)
+    if stones is not None and cfg.net_stone_looks > 0:
+        small, centres = stones
+        shares = [on_points(small, other, centres, config) for other in weighed]
+        look_at([weighed[k] for k in np.argsort(-np.array(shares), kind="stable")],
+                len(kept) + cfg.net_stone_looks)
     if not kept:
         return None, False
     believed: list[tuple[float, GridFit, bool]] = []  # with whether it was moved
@@ -477,6 +490,7 @@ def locate(image: np.ndarray, size: int | None = None,
         _fit_from(small, outer_quad(net, cfg), size, size, config, cfg.net_reach)
     doubtful = [] if fit is None else [fit]
     weighed: list[GridFit] = list(doubtful)  # every grid weighed, for the point net
+    found: BlackStones | None = None  # the black stones, where the lines leave it in doubt
     if fit is None or fit.confidence < cfg.recheck_below:
         for other in _other_fits(small, net, fit, size, config):
             doubtful.append(other)
@@ -522,7 +536,8 @@ def locate(image: np.ndarray, size: int | None = None,
     if (fit is None or fit.confidence < cfg.recheck_below) and config.point_net is not None \
             and cfg.net_looks > 0:
         # Lines and stones leave it in doubt: the point net looks at the grids weighed.
-        judged, moved = net_judged(image, to_full, weighed, fit, config)
+        judged, moved = net_judged(image, to_full, weighed, fit, config,
+                                   None if found is None else (small, found.centres))
         if judged is not None and moved:
             # The net's pick is a grid weighed moved a line: it lies over lines it was not
             # fitted to, which tell where its points lie (its far corners, seen steeply),
