@@ -28,7 +28,9 @@ from .ceiling_middle import CFG, at_ceiling
 from .square_board import AT, BOARD, CELL, N, SIDE, TABLE, camera, cells_off, ink_lines
 
 SEEDS = range(8)
-LOST = (1, 4, 6, 7)  # the seeds whose boards the grey alone loses
+LOST = (1, 4, 7)  # the seeds whose boards the grey alone loses
+# (and seed 6 until the point net was shown the grids holding the most black stones,
+# `LocateConfig.net_stone_looks`: in the grey it now finds that board 0.06 cell off)
 WOOD = (0.50, 0.80, 0.85)  # a yellow wood's reflectance in blue, green and red
 LAMP = (330.0, 400.0, 300.0)  # a green-yellow lamp, the exposure set for the grey
 INK = 0.08  # a thin printed line takes this share of the light the wood returns
