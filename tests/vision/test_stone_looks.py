@@ -15,41 +15,19 @@ resaved" 20 -> 22; seeds 0 to 7, which the benchmark runs by default, read as be
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 
-from benchmarks.vision_scenes import SCENES
-from vision import BoardNotFound, read_board
+from tests.vision.test_steep_outline import shot  # a scenes benchmark row's seeded render
+from tests.vision.test_steep_phase import placed_within
 from vision.config import VISION
-from vision.evaluate import corner_error_cells
 from vision.grid import GridFit, shifted
 from vision.grid_score import on_points
 from vision.locate import _framed_stones, working
 from vision.stone_lattice import dark_centres
-from vision.synth import Synthetic, random_position, render
 
 STEEP_LAMP = "aimed phone 60, crowded, lamp"
 FULL_LAMP = "aimed phone 50, full, lamp, exposure, resaved"
-
-
-@functools.cache
-def shot(row: str, seed: int) -> Synthetic:
-    scene, taken = SCENES[row]
-    return render(random_position(19, seed, stones=taken), seed, scene)
-
-
-def cells_off(row: str, seed: int) -> float:
-    """How far (cells) the grid read lies from the truth at its worst corner; inf where
-    no 19x19 board is found."""
-    s = shot(row, seed)
-    try:
-        reading = read_board(s.image)
-    except BoardNotFound:
-        return float("inf")
-    return corner_error_cells(reading.corners, s.corners, 19) if reading.size == 19 \
-        else float("inf")
 
 
 def test_the_boards_own_lattice_holds_more_stones_than_a_patch_or_a_grid_across_the_table(
@@ -72,4 +50,4 @@ def test_the_boards_own_lattice_holds_more_stones_than_a_patch_or_a_grid_across_
                                       (FULL_LAMP, 14)])
 def test_a_crowded_board_whose_lines_hide_is_found_by_the_net_shown_its_stones_lattice(
         row: str, seed: int) -> None:
-    assert cells_off(row, seed) < 0.5
+    assert placed_within(shot(row, seed), 0.5)
