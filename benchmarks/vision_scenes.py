@@ -7,7 +7,7 @@ on the board; stones of any colours; grayscale; a photo cut close to the board's
 Drawn by `vision.synth` (see `Scene`), one row per kind.
 
     .venv/bin/python benchmarks/vision_scenes.py [--seeds N] [--aimed-seeds N] [--size 19]
-                                                 [--only TEXT,...] [--jobs N]
+                                                 [--only TEXT,...] [--jobs N] [--boards]
 
 One row per kind of scene, seeds 0 .. N-1 (default 8; the "aimed" rows three times as
 many, or ``--aimed-seeds``: they are the kind the unseen photos missed, and they miss one
@@ -20,7 +20,10 @@ a finished game's 275 stones). Then where the points not right went: "corner", t
 median of the largest grid corner's error (cells) over the boards found at their size;
 "unplaced", the points of boards not found, found at another size or placed more than a
 quarter cell off; "misread", the points read wrong on the boards placed (the stone
-reading's fault, not the grid's). Synthetic scenes are a guide to what unseen photos will do,
+reading's fault, not the grid's). ``--boards`` adds under each row a line on each board
+not read perfectly (its seed, its largest corner error, the points it read wrong and the
+board confidence it was read with), so that a row's misses can be looked at one by one.
+Synthetic scenes are a guide to what unseen photos will do,
 not the judge; nothing is tuned to them. The "aimed" rows are the missed kinds as hard
 as the issue tells them: the phone aimed at the board's middle, the board filling the
 frame's width (its near corners may leave the frame), finished games' stones pushed off
@@ -116,14 +119,16 @@ def seeds_for(name: str, seeds: int, aimed: int | None) -> int:
     return 3 * seeds if aimed is None else aimed
 
 
-def row(name: str, seeds: int, size: int) -> str:
-    """The table row of the scene ``name``: ``seeds`` boards of ``size`` lines."""
+def row(name: str, seeds: int, size: int, boards: bool = False) -> str:
+    """The table row of the scene ``name``: ``seeds`` boards of ``size`` lines; with
+    ``boards``, a line under it on each board not read perfectly (`ShotTally.missed`)."""
     scene, taken = SCENES[name]
     tally = ShotTally.of(size, seeds, taken, scene)
-    return f"{name:36s} {taken:5.2f} {tally.scene_columns()} {tally.loss_columns()}"
+    line = f"{name:36s} {taken:5.2f} {tally.scene_columns()} {tally.loss_columns()}"
+    return "\n".join([line] + [f"    {m}" for m in tally.missed] if boards else [line])
 
 
-def _row(job: tuple[str, int, int]) -> str:
+def _row(job: tuple[str, int, int, bool]) -> str:
     return row(*job)
 
 
@@ -136,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="only the rows whose name contains this text (or one of "
                     "several, comma-separated)")
     ap.add_argument("--jobs", type=int, default=1, help="rows read at once (default 1)")
+    ap.add_argument("--boards", action="store_true", help="under each row, a line on each "
+                    "board not read perfectly: its seed, corner error, points wrong and "
+                    "board confidence")
     args = ap.parse_args(argv)
     wanted = [w for w in (args.only or "").split(",") if w]
     names = [n for n in SCENES if not wanted or any(w in n for w in wanted)]
@@ -146,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)  # milliseconds per core, as the other vision benchmarks
     t0 = time.perf_counter()
     print(f"{'scene':36s} {'taken':>5} {SCENE_COLUMNS} {LOSS_COLUMNS}", flush=True)
-    jobs = [(n, seeds_for(n, args.seeds, args.aimed_seeds), args.size) for n in names]
+    jobs = [(n, seeds_for(n, args.seeds, args.aimed_seeds), args.size, args.boards)
+            for n in names]
     if args.jobs == 1:
         for job in jobs:
             print(_row(job), flush=True)

@@ -162,7 +162,8 @@ class ShotTally:
     truth: how many were ``read``, ``found`` (a board at all), ``sized`` (found at their
     size), ``placed`` (at their size, every grid corner within a quarter cell of the
     truth's), the intersections ``right``
-    on the placed ones, the boards read ``perfect``, and the milliseconds each read took.
+    on the placed ones, the boards read ``perfect``, the milliseconds each read took, and
+    a line on each board ``missed`` (not read perfectly).
     Only the ``shown`` intersections count: none a hand hides. To tell where points are
     lost: the ``corner`` error (cells, `corner_error_cells`) of each board found at its
     size, and the points ``misread`` on the placed boards (the rest of the points not
@@ -179,9 +180,14 @@ class ShotTally:
     ms: list[float] = dataclasses.field(default_factory=list)
     corner: list[float] = dataclasses.field(default_factory=list)
     misread: int = 0
+    missed: list[str] = dataclasses.field(default_factory=list)
 
-    def add(self, shot: Synthetic) -> None:
-        """Read ``shot`` and count what came of it."""
+    def add(self, shot: Synthetic, label: str = "") -> None:
+        """Read ``shot`` and count what came of it. Where it is not read perfectly, a line
+        on it goes to ``missed``: ``label`` (`of` gives the seed), then "not found", the
+        size it was read at where that is not its own, or its largest grid corner's error
+        (cells; "not placed" over a quarter cell, where all its points count wrong), the
+        points it read wrong on that grid and the board confidence it was read with."""
         from . import BoardNotFound, read_board  # (which imports this module's users)
         self.read += 1
         self.shown += int((~shot.hidden).sum())
@@ -192,17 +198,24 @@ class ShotTally:
             reading = None
         self.ms.append((time.perf_counter() - t0) * 1e3)
         if reading is None:
+            self.missed.append(f"{label}not found")
             return
         self.found += 1
         self.sized += reading.size == self.size
         if reading.size != self.size:
+            self.missed.append(f"{label}read as {reading.size}x{reading.size}")
             return
         self.corner.append(corner_error_cells(reading.corners, shot.corners, self.size))
-        if self.corner[-1] > 0.25:
-            return
-        self.placed += 1
         seen, truth = to_array(reading.rows()), to_array(shot.position.rows())
         right = (seen == truth)[~shot.hidden]
+        placed = self.corner[-1] <= 0.25
+        if not (placed and right.all()):
+            self.missed.append(
+                f"{label}corner {self.corner[-1]:.2f}{'' if placed else ' (not placed)'}, "
+                f"{int((~right).sum())} wrong, board confidence {reading.board_confidence:.2f}")
+        if not placed:
+            return
+        self.placed += 1
         self.right += int(right.sum())
         self.misread += int((~right).sum())
         self.perfect += bool(right.all())
@@ -214,7 +227,8 @@ class ShotTally:
         from .synth import random_position, render
         tally = cls(size)
         for seed in range(seeds):
-            tally.add(render(random_position(size, seed, stones=taken), seed, scene))
+            tally.add(render(random_position(size, seed, stones=taken), seed, scene),
+                      f"seed {seed}: ")
         return tally
 
     @property

@@ -67,3 +67,29 @@ def test_a_scenes_run_with_no_boards_is_a_usage_error(capsys: pytest.CaptureFixt
     from benchmarks.vision_scenes import main
     assert main(["--aimed-seeds", "0"]) == 2
     assert "--aimed-seeds" in capsys.readouterr().err
+
+
+def test_each_board_not_read_perfectly_is_told_by_its_label() -> None:
+    shot = render(random_position(9, 2, stones=0.3), 2)
+    rows = shot.position.rows()
+    rows[4] = rows[4][:4] + ("X" if rows[4][4] != "X" else "O") + rows[4][5:]
+    blank = dataclasses.replace(shot, image=np.full_like(shot.image, 128))
+    tally = ShotTally(9)
+    tally.add(shot, "seed 2: ")  # read perfectly: nothing to tell
+    tally.add(dataclasses.replace(shot, position=Position(rows)), "one point off: ")
+    tally.add(blank, "blank: ")
+    assert len(tally.missed) == 2
+    assert tally.missed[0].startswith("one point off: corner 0.")
+    assert ", 1 wrong, board confidence " in tally.missed[0]
+    assert "not placed" not in tally.missed[0]
+    assert tally.missed[1] == "blank: not found"
+
+
+def test_a_scenes_run_can_list_the_boards_each_row_missed() -> None:
+    # The flash row reads none of its first boards perfectly (a hot spot reads white).
+    from benchmarks.vision_scenes import row
+    told = row("flash hot spot", 2, 19, boards=True).splitlines()
+    columns = told[0][36:].split()  # taken, boards, found, sized, grid, points, perfect, ...
+    assert len(told) == 1 + int(columns[1]) - int(columns[6]) > 1
+    assert all(line.startswith("    seed ") for line in told[1:])
+    assert "\n" not in row("flash hot spot", 1, 19)  # seed 0 missed, but not asked for
