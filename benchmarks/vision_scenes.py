@@ -125,7 +125,7 @@ def row(name: str, seeds: int, size: int, boards: bool = False) -> str:
     scene, taken = SCENES[name]
     tally = ShotTally.of(size, seeds, taken, scene)
     line = f"{name:36s} {taken:5.2f} {tally.scene_columns()} {tally.loss_columns()}"
-    return "\n".join([line] + [f"    {m}" for m in tally.missed] if boards else [line])
+    return "\n".join([line, *(f"    {m}" for m in (tally.missed if boards else []))])
 
 
 def _row(job: tuple[str, int, int, bool]) -> str:

@@ -11,17 +11,25 @@ import pytest
 
 from rules import Position
 from vision.evaluate import LOSS_COLUMNS, ShotTally
-from vision.synth import random_position, render
+from vision.synth import Synthetic, random_position, render
 
 
-def test_points_lost_are_split_between_boards_not_placed_and_misreads() -> None:
+def _shots() -> tuple[Synthetic, Synthetic, Synthetic]:
+    """A 9x9 board drawn and its truth; the same photo with one point of the truth not
+    what it shows; and the truth with a photo of no board."""
     shot = render(random_position(9, 2, stones=0.3), 2)
     rows = shot.position.rows()
     flipped = ("X" if rows[4][4] != "X" else "O")
     rows[4] = rows[4][:4] + flipped + rows[4][5:]  # one point not what the photo shows
+    one_off = dataclasses.replace(shot, position=Position(rows))
     blank = dataclasses.replace(shot, image=np.full_like(shot.image, 128))  # no board in it
+    return shot, one_off, blank
+
+
+def test_points_lost_are_split_between_boards_not_placed_and_misreads() -> None:
+    _, one_off, blank = _shots()
     tally = ShotTally(9)
-    tally.add(dataclasses.replace(shot, position=Position(rows)))
+    tally.add(one_off)
     tally.add(blank)
     assert (tally.shown, tally.right, tally.misread) == (162, 80, 1)
     assert len(tally.corner) == 1 and tally.corner[0] < 0.25  # only the board found
@@ -32,9 +40,8 @@ def test_points_lost_are_split_between_boards_not_placed_and_misreads() -> None:
 
 
 def test_a_tally_with_no_board_found_has_no_corner_error() -> None:
-    shot = render(random_position(9, 2, stones=0.3), 2)
     tally = ShotTally(9)
-    tally.add(dataclasses.replace(shot, image=np.full_like(shot.image, 128)))
+    tally.add(_shots()[2])
     assert tally.corner == [] and tally.loss_columns().split()[:2] == ["nan", "100.00%"]
 
 
@@ -70,13 +77,10 @@ def test_a_scenes_run_with_no_boards_is_a_usage_error(capsys: pytest.CaptureFixt
 
 
 def test_each_board_not_read_perfectly_is_told_by_its_label() -> None:
-    shot = render(random_position(9, 2, stones=0.3), 2)
-    rows = shot.position.rows()
-    rows[4] = rows[4][:4] + ("X" if rows[4][4] != "X" else "O") + rows[4][5:]
-    blank = dataclasses.replace(shot, image=np.full_like(shot.image, 128))
+    shot, one_off, blank = _shots()
     tally = ShotTally(9)
     tally.add(shot, "seed 2: ")  # read perfectly: nothing to tell
-    tally.add(dataclasses.replace(shot, position=Position(rows)), "one point off: ")
+    tally.add(one_off, "one point off: ")
     tally.add(blank, "blank: ")
     assert len(tally.missed) == 2
     assert tally.missed[0].startswith("one point off: corner 0.")
