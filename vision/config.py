@@ -844,8 +844,10 @@ class OutlineConfig:
     its edges (a board is four-sided; stones biting its margin and a hand across it take
     less than a fifth)."""
     keep: int = 2
-    """At most this many outlines are handed on, the most four-sided first: each costs a
-    grid fit per board size."""
+    """At most this many outlines from the slabs' first quads are handed on, the most
+    four-sided first, then at most as many more from the largest quads on their hulls
+    (`vision.outline.wider_edges`) that are none of those: each costs a grid fit per
+    board size."""
     same: float = 3.0
     """Outlines whose corners all lie within this many px (of the picture the slab is
     looked for in) of an outline found before are that one again, and only the most
@@ -918,7 +920,9 @@ class OutlineConfig:
     """The slab's boundary is simplified to a first quadrilateral with tolerances from the
     first to the second share of its perimeter, in this many steps, the first that leaves
     four corners kept (as `LocateConfig.quad_epsilon` for the net): stones biting the
-    margin and a hand across the edge bend a slab's boundary by under the second."""
+    margin and a hand across the edge bend a slab's boundary by under the second. The
+    first is also the tolerance the hull is simplified at before the largest quad on its
+    corners is taken (`vision.quad.largest_on_hull`): a bend under it is no corner."""
     edge_ends: float = 0.05
     """Boundary points within this share of a side's length from either of its corners
     are not fitted to that side: a board's corners are rounded, and the boundary turns

@@ -11,7 +11,10 @@ grid lines, which a crowded board hides. Steps, each a function of its own:
 3. `slab`: the region of one such colour around the middle, its holes (stones) filled.
 4. `edges`: four straight lines fitted to that region's boundary, each robust to what
    crosses it (a hand, a bowl) and blind to the picture's own border (a board filling the
-   frame runs off it); their corners are the outline.
+   frame runs off it); their corners are the outline. The sides are looked for near a
+   first quad around the region; `wider_edges` starts from another (the largest on the
+   hull's corners), for a slab cut at a corner by the picture's border or joined by a
+   lamp's glow, where the first may keep a corner that is not the slab's.
 
 Besides the wood's own colours, the `figure` standing out from the ground (the colours
 of the picture's border) is tried as the slab: on a board crowded with stones the wood
@@ -39,7 +42,7 @@ import cv2
 import numpy as np
 
 from .config import OUTLINE, OutlineConfig
-from .quad import quad_around
+from .quad import largest_on_hull, quad_around
 
 
 @dataclasses.dataclass(frozen=True)
@@ -261,19 +264,62 @@ def _fit(points: np.ndarray, band: float, cfg: OutlineConfig) -> np.ndarray:
 
 def edges(mask: np.ndarray, cfg: OutlineConfig = OUTLINE) -> Outline | None:
     """The four straight edges of the slab ``mask`` and the quadrilateral they span, in
-    ``mask``'s pixels; None if it is not four-sided enough (under ``cfg.min_fill`` of the
-    quad filled, or the quad not convex).
+    ``mask``'s pixels, from a first quad around the slab: its hull simplified to four
+    corners (`quad_around`, ``cfg.slab_quad``); None if it is not four-sided enough
+    (`_edges_from`)."""
+    boundary = _boundary(mask)
+    if boundary is None:
+        return None
+    return _edges_from(quad_around(boundary.astype(np.float32), cfg.slab_quad), boundary,
+                       mask, cfg)
 
-    Each side of a first quad around the slab takes the boundary points near it (within
-    ``cfg.edge_band`` of its length), not on the picture's border, and a line is fitted to
-    them robustly; a side with too few such points (``cfg.edge_seen``) keeps the first
-    quad's side (the picture's border cuts the board there)."""
-    h, w = mask.shape
+
+def wider_edges(mask: np.ndarray, cfg: OutlineConfig = OUTLINE) -> Outline | None:
+    """As `edges`, from another first quad: the largest on the corners of the slab's hull
+    simplified at the first of ``cfg.slab_quad`` (`largest_on_hull`); None where that is
+    `edges`' first quad again (within ``cfg.same`` px) or gives no four-sided outline.
+
+    Where the picture's border cuts a corner off the slab, its hull is a pentagon and the
+    simplification to four corners may keep both ends of the cut and drop a corner of
+    the slab; the largest quad keeps the slab's three other corners (its edges, fitted
+    from there, meet at the fourth). Where a leak (a lamp's glow, a table of the wood's
+    colour) joins the slab, the largest quad may take the leak's corners instead, or drop
+    a leak's tip the simplification kept: so it is a candidate besides `edges`' outline,
+    after it, for the lines and the stones to judge."""
+    boundary = _boundary(mask)
+    if boundary is None:
+        return None
+    points = boundary.astype(np.float32)
+    largest = largest_on_hull(points, cfg.slab_quad[0])
+    if largest is None:
+        return None
+    first = quad_around(points, cfg.slab_quad)
+    if all(np.linalg.norm(first - c, axis=1).min() < cfg.same for c in largest):
+        return None
+    return _edges_from(largest, boundary, mask, cfg)
+
+
+def _boundary(mask: np.ndarray) -> np.ndarray | None:
+    """The outer boundary (k, 2) float64 of the largest region of ``mask``; None if none."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None
-    boundary = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
-    first = quad_around(boundary.astype(np.float32), cfg.slab_quad)
+    out: np.ndarray = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+    return out
+
+
+def _edges_from(first: np.ndarray, boundary: np.ndarray, mask: np.ndarray,
+                cfg: OutlineConfig) -> Outline | None:
+    """The four straight edges of the slab ``mask`` (its outer ``boundary``, (k, 2)) near
+    the sides of the quad ``first`` (4, 2), and the quadrilateral they span; None if it is
+    not four-sided enough (under ``cfg.min_fill`` of the quad filled, or the quad not
+    convex).
+
+    Each side of ``first`` takes the boundary points near it (within ``cfg.edge_band`` of
+    its length), not on the picture's border, and a line is fitted to them robustly; a
+    side with too few such points (``cfg.edge_seen``) keeps the first quad's side (the
+    picture's border cuts the board there)."""
+    h, w = mask.shape
     inside = ((boundary[:, 0] > 1) & (boundary[:, 0] < w - 2)
               & (boundary[:, 1] > 1) & (boundary[:, 1] < h - 2))
     lines, seen = [], []
@@ -364,8 +410,10 @@ def stone_bounds(cfg: OutlineConfig = OUTLINE) -> tuple[int, int]:
 
 def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
     """Board outline candidates in ``image`` (BGR uint8, any size; a grey image gives
-    none: colour is what sets the wood apart), the most slab-like first (the most of its
-    quad filled), at most ``cfg.keep``, in ``image``'s pixels.
+    none: colour is what sets the wood apart), in ``image``'s pixels: at most ``cfg.keep``
+    traced from the slabs' first quads (`edges`), the most slab-like first (the most of
+    its quad filled), then at most as many from the largest quads on their hulls
+    (`wider_edges`) that are none of those, ranked alike.
 
     Each of the `wood_colours`, and each pair of them (light falling off, glare or a
     channel clipped under a strong lamp may split one board's wood in two), is tried as
@@ -384,7 +432,8 @@ def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
     shape = figure(lab, middle, cfg)
     masks = near + [a | b for k, a in enumerate(near) for b in near[k + 1:]] \
         + [closed(shape, cfg), closed(shape & textured(small, cfg), cfg)]
-    found: list[tuple[float, Outline]] = []
+    found: list[tuple[float, Outline]] = []  # from each mask's first quad
+    wider: list[tuple[float, Outline]] = []  # from the largest quads on their hulls
     regions: list[np.ndarray] = []
     for m in masks:
         region = slab(m, cfg)
@@ -392,16 +441,25 @@ def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
                                  for r in regions):
             continue  # no slab, or one already seen (a pair whose second colour adds none)
         regions.append(region)
-        outline = edges(region, cfg)
-        if outline is None or sum(outline.seen) < 2:
-            continue
-        # Pixel centres: small pixel x covers input pixels x*s .. (x+1)*s.
-        quad = (outline.quad + 0.5) * scale - 0.5
-        score = min(outline.fill, 1.0 / outline.fill)
-        twins = [f for f in found if np.abs(quad - f[1].quad).max() < cfg.same * scale]
-        if any(s >= score for s, _ in twins):
-            continue  # the same outline again, no more four-sided than before
-        found = [f for f in found if not any(f is t for t in twins)]
-        found.append((score, Outline(quad, outline.seen, outline.fill)))
-    found.sort(key=lambda f: -f[0])
-    return [o for _, o in found[:cfg.keep]]
+        for kept, outline in ((found, edges(region, cfg)), (wider, wider_edges(region, cfg))):
+            if outline is None or sum(outline.seen) < 2:
+                continue
+            # Pixel centres: small pixel x covers input pixels x*s .. (x+1)*s.
+            _keep_best(kept, Outline((outline.quad + 0.5) * scale - 0.5, outline.seen,
+                                     outline.fill), cfg.same * scale)
+    first = [o for _, o in sorted(found, key=lambda f: -f[0])[:cfg.keep]]
+    others = [o for _, o in sorted(wider, key=lambda f: -f[0])
+              if not any(np.abs(o.quad - f.quad).max() < cfg.same * scale for f in first)]
+    return first + others[:cfg.keep]
+
+
+def _keep_best(found: list[tuple[float, Outline]], outline: Outline, same: float) -> None:
+    """Add ``outline`` to ``found`` (outlines with their scores, the share of the quad
+    filled or its inverse, whichever is under 1) unless one within ``same`` px of it
+    scores as high; those it outscores there go."""
+    score = min(outline.fill, 1.0 / outline.fill)
+    twins = [f for f in found if np.abs(outline.quad - f[1].quad).max() < same]
+    if any(s >= score for s, _ in twins):
+        return  # the same outline again, no more four-sided than before
+    found[:] = [f for f in found if not any(f is t for t in twins)]
+    found.append((score, outline))

@@ -29,8 +29,11 @@ def test_of_two_tracings_of_one_slab_the_more_four_sided_is_handed_on() -> None:
     into_lattice = np.linalg.inv(s.homography)
     true = grid.apply(into_lattice, slab_of(s, 5))
     handed = [grid.apply(into_lattice, o.quad) for o in outlines(s.image, OUTLINE)]
-    assert len(handed) <= OUTLINE.keep
-    assert any(np.abs(q - true).max() <= 0.25 for q in handed)
+    # The slabs' first tracings (`edges`, at most `keep`) come first, then at most as many
+    # from the largest quads on their hulls (`wider_edges`): the slab must be among the
+    # first `keep`, not rescued by the others.
+    assert len(handed) <= 2 * OUTLINE.keep
+    assert any(np.abs(q - true).max() <= 0.25 for q in handed[:OUTLINE.keep])
 
 
 def test_steep_views_of_finished_games_are_placed_on_most_seeds() -> None:
