@@ -286,8 +286,11 @@ def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int,
         found, _ = cv2.findHomography(near[on][close], seen[close], 0)
         if found is None or abs(found[2, 2]) < 1e-12:
             break
-        h = h @ (found / found[2, 2])
-        h = h / h[2, 2]
+        refit = h @ (found / found[2, 2])
+        if not np.isfinite(refit).all() or abs(refit[2, 2]) < 1e-12 \
+                or abs(np.linalg.det(refit / refit[2, 2])) < 1e-12:
+            break  # stones along one line: they place no lattice, and the grid stays
+        h = refit / refit[2, 2]
     return h
 
 

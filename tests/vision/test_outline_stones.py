@@ -16,7 +16,7 @@ from tests.vision.test_synth_aimed import crowded, slab_of
 from vision import grid
 from vision.config import VISION
 from vision.evaluate import corner_error_cells
-from vision.locate import _framed_stones, _stones_placed, locate, to_gray
+from vision.locate import _framed_stones, _stones_placed, _through_stones, locate, to_gray
 from vision.outline import Outline, stone_bounds, stone_profiles
 from vision.stone_lattice import dark_centres
 
@@ -81,3 +81,14 @@ def test_a_dark_band_along_the_pictures_border_is_no_row_of_stones() -> None:
     framed = (c >= 1).all(axis=1) & (c[:, 0] <= w - 2) & (c[:, 1] <= h - 2)
     assert framed.sum() > 100  # the board's own black stones
     assert witnesses is not None and np.array_equal(witnesses.centres, c[framed])
+
+
+def test_black_stones_nearly_on_one_line_leave_the_grid_as_it_was() -> None:
+    # Nine black stones along a diagonal and one beside it, each pushed about 0.03 cell:
+    # the homography fitted to them is singular (they place no lattice), and refitting
+    # the grid to it once raised numpy's LinAlgError out of `read_board`.
+    h = np.array([[30.0, 0, 50], [0, 30.0, 40], [0, 0, 1]])
+    points = np.array([[k, 18 - k] for k in range(1, 18, 2)] + [[8, 11]], float)
+    pushed = points + np.random.default_rng(1).normal(0, 0.03, points.shape)
+    refit = _through_stones(h, grid.apply(h, pushed), 19, (700, 700), VISION)
+    assert np.isfinite(refit).all() and abs(np.linalg.det(refit)) > 1.0
