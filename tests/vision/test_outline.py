@@ -207,23 +207,6 @@ def test_a_plain_slab_s_outline_is_its_four_corners_within_a_few_pixels(seed: in
     assert np.abs(quad - corners).max() < 4.0, f"\n{quad}\n{corners}"
 
 
-def test_a_lamp_s_glow_joined_to_the_far_edge_leaves_an_outline_on_the_slab() -> None:
-    # A crowded board seen from 60 degrees under a pink lamp whose glow on the dark table
-    # beyond the far edge is about the wood's colour: the slab's mask takes the glow in,
-    # and its hull, simplified to four corners, kept a corner of the glow (no four-sided
-    # outline came of it). The largest quad on the hull's corners drops the glow and the
-    # edges fitted from it are the slab's.
-    seed = 103
-    scene = Scene(width=720, height=960, camera_tilt=60.0, stone_height=0.2,
-                  framing="phone aimed", turn=4.0, surface="dark table", jitter=0.12,
-                  line_width=1 / 22, blur=2.0, noise=9.0, cast=0.5)
-    shot = render(random_position(19, seed, stones=0.8), seed, scene)
-    slab = slab_corners(shot, seed)
-    cell = np.linalg.norm(shot.corners - np.roll(shot.corners, 1, axis=0), axis=1).min() / 18
-    off = [np.abs(o.quad - slab).max() / cell for o in outlines(shot.image)]
-    assert off and min(off) < 1.0, off
-
-
 def test_a_grey_picture_has_no_slab_of_wood() -> None:
     picture, _ = plain_slab(0)
     assert outlines(cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY)) == []
