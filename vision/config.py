@@ -846,7 +846,7 @@ class OutlineConfig:
     keep: int = 2
     """At most this many outlines from the slabs' first quads are handed on, the most
     four-sided first, then at most as many more from the largest quads on their hulls
-    (`vision.outline.wider_edges`) that are none of those: each costs a grid fit per
+    (`vision.outline.edges`' second outline) that are none of those: each costs a grid fit per
     board size."""
     same: float = 3.0
     """Outlines whose corners all lie within this many px (of the picture the slab is

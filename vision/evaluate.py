@@ -208,17 +208,18 @@ class ShotTally:
         self.corner.append(corner_error_cells(reading.corners, shot.corners, self.size))
         seen, truth = to_array(reading.rows()), to_array(shot.position.rows())
         right = (seen == truth)[~shot.hidden]
+        wrong = int((~right).sum())
         placed = self.corner[-1] <= 0.25
-        if not (placed and right.all()):
+        if not (placed and wrong == 0):
             self.missed.append(
                 f"{label}corner {self.corner[-1]:.2f}{'' if placed else ' (not placed)'}, "
-                f"{int((~right).sum())} wrong, board confidence {reading.board_confidence:.2f}")
+                f"{wrong} wrong, board confidence {reading.board_confidence:.2f}")
         if not placed:
             return
         self.placed += 1
         self.right += int(right.sum())
-        self.misread += int((~right).sum())
-        self.perfect += bool(right.all())
+        self.misread += wrong
+        self.perfect += wrong == 0
 
     @classmethod
     def of(cls, size: int, seeds: int, taken: float, scene: Scene) -> ShotTally:

@@ -22,6 +22,14 @@ def apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return out
 
 
+def shows(h: np.ndarray) -> bool:
+    """Whether the homography ``h`` (3, 3) is a grid a picture could show: finite, and
+    neither degenerate (its determinant, scaled to ``h[2, 2]`` = 1, not 0) nor taking the
+    lattice's origin to infinity (``h[2, 2]`` not 0)."""
+    return bool(np.isfinite(h).all()) and abs(float(h[2, 2])) >= 1e-12 \
+        and abs(float(np.linalg.det(h / h[2, 2]))) >= 1e-12
+
+
 def lattice(size: int) -> np.ndarray:
     """The ``size * size`` lattice points (i, j) as an array (size*size, 2), row by row from
     the top (index ``j * size + i``)."""

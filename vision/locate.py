@@ -287,8 +287,7 @@ def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int,
         if found is None or abs(found[2, 2]) < 1e-12:
             break
         refit = h @ (found / found[2, 2])
-        if not np.isfinite(refit).all() or abs(refit[2, 2]) < 1e-12 \
-                or abs(np.linalg.det(refit / refit[2, 2])) < 1e-12:
+        if not grid.shows(refit):
             break  # stones along one line: they place no lattice, and the grid stays
         h = refit / refit[2, 2]
     return h
@@ -340,8 +339,8 @@ def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
     in_fit = 0.0  # the net's belief in ``fit`` as it stands
     for other in kept:
         h = to_full @ other.homography
-        if not np.isfinite(h).all() or abs(np.linalg.det(h)) < 1e-12 or abs(h[2, 2]) < 1e-12:
-            continue  # no grid a picture could show
+        if not grid.shows(h):
+            continue
         seen = look(image, h / h[2, 2], other.size, wide, camera=config.stones)
         for di in (-1, 0, 1):
             for dj in (-1, 0, 1):

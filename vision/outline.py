@@ -12,7 +12,7 @@ grid lines, which a crowded board hides. Steps, each a function of its own:
 4. `edges`: four straight lines fitted to that region's boundary, each robust to what
    crosses it (a hand, a bowl) and blind to the picture's own border (a board filling the
    frame runs off it); their corners are the outline. The sides are looked for near a
-   first quad around the region; `wider_edges` starts from another (the largest on the
+   first quad around the region, and again from another (the largest on the
    hull's corners), for a slab cut at a corner by the picture's border or joined by a
    lamp's glow, where the first may keep a corner that is not the slab's.
 
@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 
 from .config import OUTLINE, OutlineConfig
-from .quad import largest_on_hull, quad_around
+from .quad import largest_on_hull, quad_around, same_quad
 
 
 @dataclasses.dataclass(frozen=True)
@@ -262,50 +262,32 @@ def _fit(points: np.ndarray, band: float, cfg: OutlineConfig) -> np.ndarray:
     return line
 
 
-def edges(mask: np.ndarray, cfg: OutlineConfig = OUTLINE) -> Outline | None:
+def edges(mask: np.ndarray, cfg: OutlineConfig = OUTLINE
+          ) -> tuple[Outline | None, Outline | None]:
     """The four straight edges of the slab ``mask`` and the quadrilateral they span, in
-    ``mask``'s pixels, from a first quad around the slab: its hull simplified to four
-    corners (`quad_around`, ``cfg.slab_quad``); None if it is not four-sided enough
-    (`_edges_from`)."""
-    boundary = _boundary(mask)
-    if boundary is None:
-        return None
-    return _edges_from(quad_around(boundary.astype(np.float32), cfg.slab_quad), boundary,
-                       mask, cfg)
-
-
-def wider_edges(mask: np.ndarray, cfg: OutlineConfig = OUTLINE) -> Outline | None:
-    """As `edges`, from another first quad: the largest on the corners of the slab's hull
-    simplified at the first of ``cfg.slab_quad`` (`largest_on_hull`); None where that is
-    `edges`' first quad again (within ``cfg.same`` px) or gives no four-sided outline.
+    ``mask``'s pixels, fitted from two first quads around the slab (`_edges_from`; None
+    where that is not four-sided enough): its hull simplified to four corners
+    (`quad_around`, ``cfg.slab_quad``), and the largest quad on the corners of its hull
+    simplified at the first of those tolerances (`largest_on_hull`), the second None also
+    where that is the first quad again (`same_quad`, ``cfg.same`` px).
 
     Where the picture's border cuts a corner off the slab, its hull is a pentagon and the
     simplification to four corners may keep both ends of the cut and drop a corner of
     the slab; the largest quad keeps the slab's three other corners (its edges, fitted
     from there, meet at the fourth). Where a leak (a lamp's glow, a table of the wood's
     colour) joins the slab, the largest quad may take the leak's corners instead, or drop
-    a leak's tip the simplification kept: so it is a candidate besides `edges`' outline,
-    after it, for the lines and the stones to judge."""
-    boundary = _boundary(mask)
-    if boundary is None:
-        return None
-    points = boundary.astype(np.float32)
-    largest = largest_on_hull(points, cfg.slab_quad[0])
-    if largest is None:
-        return None
-    first = quad_around(points, cfg.slab_quad)
-    if all(np.linalg.norm(first - c, axis=1).min() < cfg.same for c in largest):
-        return None
-    return _edges_from(largest, boundary, mask, cfg)
-
-
-def _boundary(mask: np.ndarray) -> np.ndarray | None:
-    """The outer boundary (k, 2) float64 of the largest region of ``mask``; None if none."""
+    a leak's tip the simplification kept: so its outline is a candidate besides the
+    first's, after it, for the lines and the stones to judge."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
-        return None
-    out: np.ndarray = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
-    return out
+        return None, None
+    boundary = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+    points = boundary.astype(np.float32)
+    first = quad_around(points, cfg.slab_quad)
+    largest = largest_on_hull(points, cfg.slab_quad[0])
+    wider = None if largest is None or same_quad(first, largest, cfg.same) else \
+        _edges_from(largest, boundary, mask, cfg)
+    return _edges_from(first, boundary, mask, cfg), wider
 
 
 def _edges_from(first: np.ndarray, boundary: np.ndarray, mask: np.ndarray,
@@ -413,7 +395,7 @@ def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
     none: colour is what sets the wood apart), in ``image``'s pixels: at most ``cfg.keep``
     traced from the slabs' first quads (`edges`), the most slab-like first (the most of
     its quad filled), then at most as many from the largest quads on their hulls
-    (`wider_edges`) that are none of those, ranked alike.
+    (`edges`' second) that are none of those, ranked alike.
 
     Each of the `wood_colours`, and each pair of them (light falling off, glare or a
     channel clipped under a strong lamp may split one board's wood in two), is tried as
@@ -441,7 +423,7 @@ def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
                                  for r in regions):
             continue  # no slab, or one already seen (a pair whose second colour adds none)
         regions.append(region)
-        for kept, outline in ((found, edges(region, cfg)), (wider, wider_edges(region, cfg))):
+        for kept, outline in zip((found, wider), edges(region, cfg)):
             if outline is None or sum(outline.seen) < 2:
                 continue
             # Pixel centres: small pixel x covers input pixels x*s .. (x+1)*s.
@@ -449,7 +431,7 @@ def outlines(image: np.ndarray, cfg: OutlineConfig = OUTLINE) -> list[Outline]:
                                      outline.fill), cfg.same * scale)
     first = [o for _, o in sorted(found, key=lambda f: -f[0])[:cfg.keep]]
     others = [o for _, o in sorted(wider, key=lambda f: -f[0])
-              if not any(np.abs(o.quad - f.quad).max() < cfg.same * scale for f in first)]
+              if not any(same_quad(o.quad, f.quad, cfg.same * scale) for f in first)]
     return first + others[:cfg.keep]
 
 
@@ -458,7 +440,7 @@ def _keep_best(found: list[tuple[float, Outline]], outline: Outline, same: float
     filled or its inverse, whichever is under 1) unless one within ``same`` px of it
     scores as high; those it outscores there go."""
     score = min(outline.fill, 1.0 / outline.fill)
-    twins = [f for f in found if np.abs(outline.quad - f[1].quad).max() < same]
+    twins = [f for f in found if same_quad(outline.quad, f[1].quad, same)]
     if any(s >= score for s, _ in twins):
         return  # the same outline again, no more four-sided than before
     found[:] = [f for f in found if not any(f is t for t in twins)]

@@ -53,3 +53,10 @@ def largest_on_hull(points: np.ndarray, tolerance: float) -> np.ndarray | None:
         if a > area:
             best, area = p[k], a
     return best
+
+
+def same_quad(a: np.ndarray, b: np.ndarray, same: float) -> bool:
+    """Whether the quads ``a`` and ``b`` (4, 2) are one: each corner of ``a`` within
+    ``same`` px of one of ``b``'s along both axes, whichever corner either starts at."""
+    apart = np.abs(a[:, None, :] - b[None, :, :]).max(axis=2)
+    return bool((apart.min(axis=1) < same).all())

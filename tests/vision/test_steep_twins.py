@@ -29,8 +29,8 @@ def test_of_two_tracings_of_one_slab_the_more_four_sided_is_handed_on() -> None:
     into_lattice = np.linalg.inv(s.homography)
     true = grid.apply(into_lattice, slab_of(s, 5))
     handed = [grid.apply(into_lattice, o.quad) for o in outlines(s.image, OUTLINE)]
-    # The slabs' first tracings (`edges`, at most `keep`) come first, then at most as many
-    # from the largest quads on their hulls (`wider_edges`): the slab must be among the
+    # The slabs' first tracings (`edges`' first, at most `keep`) come first, then at most
+    # as many from the largest quads on their hulls (its second): the slab must be among the
     # first `keep`, not rescued by the others.
     assert len(handed) <= 2 * OUTLINE.keep
     assert any(np.abs(q - true).max() <= 0.25 for q in handed[:OUTLINE.keep])
