@@ -375,6 +375,18 @@ class LocateConfig:
     `vision.grid_candidates.comb_fit`."""
     cells_reach: tuple[float, float] = (0.15, 1.15)
     """The same around the net's cells (stones on the edge hide the outermost ones)."""
+    phase_over: float = 0.3
+    """A grid trusted under ``recheck_below`` is moved a line along one axis where the wood
+    beyond the moved grid's outer lines speaks for it this much more than beyond the
+    grid's own (1 lowered by its margin and lopsided doubts, weighed as in
+    ``doubt_weights``: `vision.reading._in_phase_with_margins`). A board is cut symmetric,
+    with half a cell of wood or more beyond every outer line, so a grid a row off has the
+    slab's edge or the table beyond one outer line and more than a cell of wood beyond the
+    other, and its margins speak against it; on the board's own grid they speak for it,
+    and against each of its moves. On the scenes' aimed rows (168 boards, read before
+    this step), no move of a right grid raised what its margins say (at best by -0.14:
+    wood read unlike the board's inside under a lamp); the grids a row off that a move
+    put right gained 0.68 and 0.70."""
     doubt_weights: tuple[float, float, float] = (2.0, 0.5, 1.0)
     """How much each of a grid's `vision.grid_score.BoardDoubts` (runs past, margin,
     lopsided) lowers the board confidence `read_board` reports (`vision.grid_score.trusted`:

@@ -14,9 +14,10 @@ from .calibration import calibrate
 from .config import VISION, LocateConfig, OutlineConfig, StoneConfig, VisionConfig
 from .errors import BoardNotFound
 from .grid import GridFit, same_grid
-from .grid_score import BoardDoubts, board_doubts, trusted
+from .grid_score import BoardDoubts, board_doubts, on_points, trusted
 from .illuminant import lamp_gains, neutral_gray, under_white
 from .locate import locate, working
+from .stone_lattice import dark_centres
 from .stones import read_stones
 
 
@@ -76,6 +77,8 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
     (`vision.illuminant.lamp_gains`), it is looked for again under a neutral light
     (`vision.illuminant.neutral_gray`: a lamp's cast or an exposure that clipped the
     channels the lines were in taken out, the grey stretched to the picture's own range).
+    Each look's grid, where its doubts leave it trusted under ``recheck_below``, may be
+    moved a line where the wood beyond its outer lines says so (`_in_phase_with_margins`).
     Where the two looks find different grids (`same_grid`), the neutral light's is kept if
     it is the more trusted, or, under a lamp, trusted as far as ``recheck_below``: a lamp
     or a dim exposure takes the faint lines of a pale board under the grey levels a line
@@ -96,7 +99,7 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
     cfg = config.locate
     under_lamp = lamp_gains(image, config.light) is not None
     if first is not None:
-        first_doubts = _doubts(first, work, cfg)
+        first, first_doubts = _in_phase_with_margins(first, work, config)
         sure = trusted(first.confidence, first_doubts, cfg)
         if sure >= cfg.recheck_below and not under_lamp:
             return first, first_doubts
@@ -108,12 +111,56 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
         if first is None:
             raise reason from None
         return first, first_doubts
-    second_doubts = _doubts(second, again, cfg)
+    second, second_doubts = _in_phase_with_margins(second, again, config)
     other = trusted(second.confidence, second_doubts, cfg)
     if first is not None and (same_grid(first, second) or (
             sure >= other and not (under_lamp and other >= cfg.recheck_below))):
         return first, first_doubts
     return second, second_doubts
+
+
+def _in_phase_with_margins(fit: GridFit, work: tuple[np.ndarray, np.ndarray],
+                           config: VisionConfig) -> tuple[GridFit, BoardDoubts]:
+    """``fit`` (in full pixels, found in the working image ``work``) with its `_doubts`; or,
+    where those leave it trusted under `LocateConfig.recheck_below`, the same lattice
+    moved a line along one axis, with its doubts, where the wood beyond its outer lines
+    speaks for it (`_margins_say`) by `LocateConfig.phase_over` more, its lines run no
+    further past its outer lines (`BoardDoubts.runs_past`) and it keeps about as many of
+    the black stones on its points (`OutlineConfig.phase_rows` rows' worth less at most);
+    of such, the one the wood speaks for most. Its confidence is ``fit``'s: one lattice.
+
+    A crowded board's stones repeat every cell: they vouch for a grid a row off almost as
+    well as for the board's own, and its hidden lines barely choose; but the wood beyond
+    the outer lines does. A grid a row off has the slab's edge or the table beyond one
+    outer line and more than a cell of wood beyond the other; moved back, both margins
+    are the board's own."""
+    cfg = config.locate
+    doubts = _doubts(fit, work, cfg)
+    if trusted(fit.confidence, doubts, cfg) >= cfg.recheck_below:
+        return fit, doubts
+    small, to_full = work
+    h = np.linalg.inv(to_full) @ fit.homography
+    dark = dark_centres(small, cfg)
+
+    def stones_on(lattice: np.ndarray) -> float:
+        return 0.0 if dark is None else \
+            on_points(small, GridFit(lattice, fit.size, 0.0), dark.centres, config)
+    share = stones_on(h) - config.outline.phase_rows / fit.size
+    best, said = (fit, doubts), _margins_say(doubts, cfg) + cfg.phase_over
+    for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        moved = grid.shifted(h, di, dj)
+        there = GridFit(to_full @ moved, fit.size, fit.confidence)
+        its = _doubts(there, work, cfg)
+        if _margins_say(its, cfg) > said and its.runs_past <= doubts.runs_past \
+                and stones_on(moved) >= share:
+            best, said = (there, its), _margins_say(its, cfg)
+    return best
+
+
+def _margins_say(doubts: BoardDoubts, cfg: LocateConfig) -> float:
+    """How far the wood beyond a grid's outer lines says it is the board's, in [0, 1]: 1
+    lowered by its ``doubts``' margin and lopsided as `trusted` lowers a confidence."""
+    return trusted(1.0, dataclasses.replace(doubts, runs_past=0.0), cfg)
 
 
 def _doubts(fit: GridFit, work: tuple[np.ndarray, np.ndarray],
