@@ -15,23 +15,11 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.test_synth_aimed import slab_of
 from vision import grid, read_board
 from vision.outline import outlines
 from vision.perturb import Cast
 from vision.synth import Scene, Synthetic, random_position, render
-
-
-def board_margin(seed: int) -> float:
-    """The cells between the outer lines and the slab's edge in the render of ``seed``:
-    `vision.synth` draws it first of all (a cell times uniform(0.7, 1.1))."""
-    return float(np.random.default_rng(seed).uniform(0.7, 1.1))
-
-
-def slab_corners(shot: Synthetic, seed: int) -> np.ndarray:
-    """The slab's four corners (4, 2) in the picture, in the grid corners' order."""
-    n, m = shot.position.width, board_margin(seed)
-    lattice = np.array([[-m, -m], [n - 1 + m, -m], [n - 1 + m, n - 1 + m], [-m, n - 1 + m]])
-    return grid.apply(shot.homography, lattice)
 
 
 def paint_around(image: np.ndarray, slab: np.ndarray, ground: np.ndarray) -> np.ndarray:
@@ -62,7 +50,7 @@ def crowded_on_dark_table(seed: int, taken: float = 0.82) -> tuple[np.ndarray, S
     picture (960 x 720), the render and the homography lattice -> picture."""
     scene = Scene(width=1280, height=960, camera_tilt=45.0, stone_height=0.2, turn=8.0)
     shot = render(random_position(19, seed, stones=taken), seed, scene)
-    slab = slab_corners(shot, seed)
+    slab = slab_of(shot, seed)
     image = paint_around(shot.image.astype(np.float64), slab,
                          dark_table(shot.image.shape, np.random.default_rng(seed)))
     x0, x1 = slab[:, 0].min(), slab[:, 0].max()
@@ -146,7 +134,7 @@ def crowded_on_a_grey_floor(seed: int) -> tuple[np.ndarray, Synthetic]:
     """A 19x19 board, crowded, photographed from above on a light grey floor with bowls
     and feet around it."""
     shot = render(random_position(19, seed, stones=0.82), seed, Scene(turn=10.0))
-    slab = slab_corners(shot, seed)
+    slab = slab_of(shot, seed)
     rng = np.random.default_rng(seed)
     floor = light_grey_floor(shot.image.shape, rng)
     put_things_around(floor, slab, rng)

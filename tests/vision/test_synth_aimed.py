@@ -23,10 +23,11 @@ def crowded(seed: int, scene: Scene = AIMED) -> Synthetic:
 
 
 def slab_of(shot: Synthetic, seed: int) -> np.ndarray:
-    """The slab's true corners (4, 2): `vision.synth` draws its margin first of all."""
-    m = float(np.random.default_rng(seed).uniform(0.7, 1.1))
-    return grid.apply(shot.homography, np.array([[-m, -m], [18 + m, -m], [18 + m, 18 + m],
-                                                 [-m, 18 + m]]))
+    """The slab's true corners (4, 2) in the picture, in the grid corners' order:
+    `vision.synth` draws its margin (a cell times uniform(0.7, 1.1)) first of all."""
+    n, m = shot.position.width - 1, float(np.random.default_rng(seed).uniform(0.7, 1.1))
+    return grid.apply(shot.homography, np.array([[-m, -m], [n + m, -m], [n + m, n + m],
+                                                 [-m, n + m]]))
 
 
 def test_the_aimed_phone_frames_the_board_in_the_middle_as_wide_as_the_frame() -> None:
