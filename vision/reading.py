@@ -121,13 +121,14 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
 
 def _in_phase_with_margins(fit: GridFit, work: tuple[np.ndarray, np.ndarray],
                            config: VisionConfig) -> tuple[GridFit, BoardDoubts]:
-    """``fit`` (in full pixels, found in the working image ``work``) with its `_doubts`; or,
-    where those leave it trusted under `LocateConfig.recheck_below`, the same lattice
-    moved a line along one axis, with its doubts, where the wood beyond its outer lines
-    speaks for it (`_margins_say`) by `LocateConfig.phase_over` more, its lines run no
-    further past its outer lines (`BoardDoubts.runs_past`) and it keeps about as many of
-    the black stones on its points (`OutlineConfig.phase_rows` rows' worth less at most);
-    of such, the one the wood speaks for most. Its confidence is ``fit``'s: one lattice.
+    """``fit`` (in full pixels, found in the working image ``work``) with its doubts
+    (`board_doubts`, measured in ``work``'s small grey); or, where those leave it trusted
+    under `LocateConfig.recheck_below`, the same lattice moved a line along one axis, with
+    its doubts, where the wood beyond its outer lines speaks for it (`_margins_say`) by
+    `LocateConfig.phase_over` more, its lines run no further past its outer lines
+    (`BoardDoubts.runs_past`) and it keeps about as many of the black stones on its points
+    (`OutlineConfig.phase_rows` rows' worth less at most); of such, the one the wood
+    speaks for most. Its confidence is ``fit``'s: one lattice.
 
     A crowded board's stones repeat every cell: they vouch for a grid a row off almost as
     well as for the board's own, and its hidden lines barely choose; but the wood beyond
@@ -135,11 +136,11 @@ def _in_phase_with_margins(fit: GridFit, work: tuple[np.ndarray, np.ndarray],
     outer line and more than a cell of wood beyond the other; moved back, both margins
     are the board's own."""
     cfg = config.locate
-    doubts = _doubts(fit, work, cfg)
+    small, to_full = work
+    h = np.linalg.inv(to_full) @ fit.homography  # in the working image's pixels
+    doubts = board_doubts(small, GridFit(h, fit.size, fit.confidence), cfg)
     if trusted(fit.confidence, doubts, cfg) >= cfg.recheck_below:
         return fit, doubts
-    small, to_full = work
-    h = np.linalg.inv(to_full) @ fit.homography
     dark = dark_centres(small, cfg)
 
     def stones_on(lattice: np.ndarray) -> float:
@@ -149,11 +150,10 @@ def _in_phase_with_margins(fit: GridFit, work: tuple[np.ndarray, np.ndarray],
     best, said = (fit, doubts), _margins_say(doubts, cfg) + cfg.phase_over
     for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
         moved = grid.shifted(h, di, dj)
-        there = GridFit(to_full @ moved, fit.size, fit.confidence)
-        its = _doubts(there, work, cfg)
-        if _margins_say(its, cfg) > said and its.runs_past <= doubts.runs_past \
-                and stones_on(moved) >= share:
-            best, said = (there, its), _margins_say(its, cfg)
+        its = board_doubts(small, GridFit(moved, fit.size, 0.0), cfg)
+        says = _margins_say(its, cfg)
+        if says > said and its.runs_past <= doubts.runs_past and stones_on(moved) >= share:
+            best, said = (GridFit(to_full @ moved, fit.size, fit.confidence), its), says
     return best
 
 
@@ -161,15 +161,6 @@ def _margins_say(doubts: BoardDoubts, cfg: LocateConfig) -> float:
     """How far the wood beyond a grid's outer lines says it is the board's, in [0, 1]: 1
     lowered by its ``doubts``' margin and lopsided as `trusted` lowers a confidence."""
     return trusted(1.0, dataclasses.replace(doubts, runs_past=0.0), cfg)
-
-
-def _doubts(fit: GridFit, work: tuple[np.ndarray, np.ndarray],
-            cfg: LocateConfig) -> BoardDoubts:
-    """The `BoardDoubts` of ``fit`` (in full pixels), found in the working image ``work``
-    (the small grey and its map to full size), measured in that small grey."""
-    small, to_full = work
-    return board_doubts(small, GridFit(np.linalg.inv(to_full) @ fit.homography, fit.size,
-                                       fit.confidence), cfg)
 
 
 def read_board(image: np.ndarray, size: int | None = None, *,
