@@ -8,7 +8,10 @@ against only the centres no stone read so far touches.
 
 - black: much darker than the local wood;
 - white: lighter than the wood, or far less coloured than it (white on pale wood), decided
-  in one place for every path (`_white`);
+  in one place for every path (`_white`); lighter in the lightness, or in the colour
+  channels the exposure left under the sensor's ceiling (`kept_lightness`: a lamp that
+  clips the wood in a channel clips a white stone there too, and that channel hides the
+  rise the others keep);
 - otherwise empty;
 - and whatever its colour, empty where the cross of grid lines plainly shows at the point:
   a stone hides it, a shadow or glare on bare wood does not.
@@ -48,7 +51,7 @@ from rules import Cell, strings
 from . import grid
 from .config import LIGHT, STONES, LightConfig, PointNetConfig, StoneConfig
 from .grid import lift_shift
-from .illuminant import share_at
+from .illuminant import LUMA, share_at
 from .point_net import HIDDEN, OFF, point_scores
 
 EMPTY, BLACK, WHITE = Cell.EMPTY, Cell.BLACK, Cell.WHITE
@@ -99,6 +102,15 @@ class PointFeatures:
     clipped: float = 0.0
     """The largest share of the board's picture (the grid and a cell's margin around it)
     that any one colour channel has at the sensor's ceiling (`LightConfig.clip_level`)."""
+    kept_light: np.ndarray | None = None
+    """Where the exposure took a colour channel of the board's wood to the sensor's ceiling
+    (and not all three): ``light`` (size, size) seen in the channels it left under it
+    (`kept_lightness`); None where it took none, or all."""
+    kept_centre_light: np.ndarray | None = None
+    """``centre_light`` (size + 1, size + 1) seen so, where ``kept_light`` is."""
+    left_clipped: np.ndarray | None = None
+    """Where ``kept_light`` is: the cell centres (size + 1, size + 1) at the ceiling in
+    every channel it leaves out."""
 
     @property
     def level(self) -> float:
@@ -368,12 +380,12 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
     # Cell centres, one row and column beyond the grid too (the margin is wood as well).
     k = size + 1
     centres = (grid.lattice(k) + 0.5) * c
+    point_discs = _discs(lab.shape, pts, cfg.stone_radius * c)
+    centre_discs = _discs(lab.shape, centres, cfg.wood_radius * c)
     point_light, point_chroma, point_a, point_b = (
-        m.reshape(size, size) for m in _disc_medians(
-            lab, _discs(lab.shape, pts, cfg.stone_radius * c)))
+        m.reshape(size, size) for m in _disc_medians(lab, point_discs))
     centre_light, centre_chroma, centre_a, centre_b = (
-        m.reshape(k, k) for m in _disc_medians(
-            lab, _discs(lab.shape, centres, cfg.wood_radius * c)))
+        m.reshape(k, k) for m in _disc_medians(lab, centre_discs))
     wood = local_wood(centre_light)
     profiles = _arm_profiles(smooth, size, cfg)
     clipped = max(share_at(rect[:, :, k], light.clip_level) for k in range(3))
@@ -385,7 +397,59 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
         # Dark against the wood near it or, where that is shaded too, the board's wood.
         dark_waists(smooth, pts.reshape(size, size, 2), wood, point_light < (
             1.0 - cfg.black_drop) * np.maximum(wood, np.median(centre_light[1:-1, 1:-1])), cfg),
-        smooth, pts.reshape(size, size, 2), clipped)
+        smooth, pts.reshape(size, size, 2), clipped,
+        *_kept_features(rect, point_discs, centre_discs, size, light))
+
+
+KeptFeatures = tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]
+
+
+def _kept_features(rect: np.ndarray, point_discs: np.ndarray, centre_discs: np.ndarray,
+                   size: int, light: LightConfig) -> KeptFeatures:
+    """``PointFeatures.kept_light``, ``kept_centre_light`` and ``left_clipped`` of the
+    rectified board ``rect`` (BGR), its points' and cell centres' discs given (`_discs`):
+    all None where `kept_lightness` leaves no channel out."""
+    k = size + 1
+    inner = centre_discs.reshape(k, k, -1)[1:-1, 1:-1].reshape((k - 2) ** 2, -1)
+    kept = kept_lightness(rect, inner, light)
+    if kept is None:
+        return None, None, None
+    lightness, channels = kept
+    left_clipped = np.all([_plane_medians(np.ascontiguousarray(rect[:, :, q]), centre_discs)
+                           >= light.clip_level for q in np.flatnonzero(~channels)], axis=0)
+    return (_plane_medians(lightness, point_discs).reshape(size, size),
+            _plane_medians(lightness, centre_discs).reshape(k, k), left_clipped.reshape(k, k))
+
+
+def kept_lightness(rect: np.ndarray, wood: np.ndarray, light: LightConfig = LIGHT
+                   ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The lightness (OpenCV's 0..255 Lab L, uint8) of ``rect`` (BGR uint8) seen in the
+    colour channels its board's wood keeps under the sensor's ceiling (``light``'s,
+    `at_ceiling`): a grey of those channels, weighted as a white light's grey weighs them
+    (`vision.illuminant.LUMA`), and its lightness; and which channels (3,) those are. None
+    where the wood (the pixels ``wood``, (m, p) flat indexes: the cell centres inside the
+    grid) is at the ceiling in no channel, or in all three.
+
+    A channel is the wood's at the ceiling where its median over those centres is: more
+    than half the board's wood reads flat there, so a white stone, lighter than the wood
+    in every channel, cannot rise over it in that channel. Mixed into the lightness, such
+    a channel adds the same to the wood and the stone and hides the rise the others keep:
+    under a magenta lamp that lifts the red and blue of a light wood to the ceiling a white
+    stone lies 6% over the wood in the lightness, and 22% over it in green alone
+    (`tests/vision/test_kept_channels.py`)."""
+    medians = np.array([np.median(np.take(rect[:, :, q].ravel(), wood)) for q in range(3)])
+    kept = medians < light.clip_level
+    if kept.all() or not kept.any():
+        return None
+    weights = (LUMA * kept / float(LUMA @ kept)).astype(np.float32)
+    grey = np.clip(np.rint(rect.astype(np.float32) @ weights), 0, 255).astype(np.uint8)
+    out: np.ndarray = _grey_lightnesses()[grey]
+    return out, kept
+
+
+def _plane_medians(plane: np.ndarray, discs: np.ndarray) -> np.ndarray:
+    """The median of ``plane`` (uint8) over each of the ``discs`` (`_discs`), (n,)."""
+    return _median(*_middle_pair(np.take(plane.ravel(), discs), 256))
 
 
 def local_wood(centres: np.ndarray, dirty: np.ndarray | None = None,
@@ -508,10 +572,14 @@ def _disc_like(f: PointFeatures, level: float, cfg: StoneConfig) -> np.ndarray:
 
 def _judge(f: PointFeatures, wood_light: np.ndarray, wood_chroma: np.ndarray,
            black_light: np.ndarray, wood_level: float,
-           cfg: StoneConfig) -> tuple[np.ndarray, np.ndarray]:
+           cfg: StoneConfig, kept_rise: np.ndarray | None = None
+           ) -> tuple[np.ndarray, np.ndarray]:
     """Labels and confidences against the given wood under each intersection; a black
-    stone is looked for against ``black_light``."""
+    stone is looked for against ``black_light``. A point's rise over its wood is the
+    larger of that in its lightness and ``kept_rise`` (`_kept_rise`)."""
     rel_light = (f.light - wood_light) / np.maximum(wood_light, 1.0)
+    if kept_rise is not None:
+        rel_light = np.maximum(rel_light, kept_rise)
     rel_chroma = f.chroma / np.maximum(wood_chroma, 1.0)
     # Evidence for each label as a margin past its threshold (positive = that label).
     rel_black = (f.light - black_light) / np.maximum(black_light, 1.0)
@@ -532,6 +600,34 @@ def _judge(f: PointFeatures, wood_light: np.ndarray, wood_chroma: np.ndarray,
                       np.where(labels == Cell.WHITE, np.minimum(white, -crossed),
                                np.maximum(-np.maximum(black, white), crossed)))
     return labels, _sure(margin, cfg)
+
+
+def _kept_rise(f: PointFeatures, dirty: np.ndarray, bare: np.ndarray,
+               cfg: StoneConfig, light: LightConfig) -> np.ndarray | None:
+    """Each point's rise (size, size) in the channels the exposure kept under the ceiling
+    (``f.kept_light``, ``f.kept_centre_light``) over the lighter of its clean wood (the
+    clean cell centres nearest it, `local_wood` with ``dirty`` and ``bare``) and the four
+    cell centres round it, as a share of that. A white stone is lighter than both; an
+    empty point where the light falls off across the board is lighter than wood further
+    off, not than the wood beside it (the kept channels show such a fall whole, where a
+    clipped channel flattened it in the lightness). -1 where that wood leaves a white
+    stone no room to rise `white_rise` under the ceiling (``light``'s): there the channel
+    clips a stone as well; and where most of the four centres round the point (three of
+    them at least) are under the ceiling in a channel left out (``f.left_clipped``): a
+    shade, the board's dark edge, where that channel kept the wood's contrast and the
+    lightness hides nothing; at a shade's edge, half the centres in it, the point is
+    lighter than the shaded half without being a stone. None where no channel was left
+    out (`kept_lightness`)."""
+    if f.kept_light is None or f.kept_centre_light is None or f.left_clipped is None:
+        return None
+    nearest = local_wood(f.kept_centre_light)
+    wood = np.maximum(local_wood(f.kept_centre_light, dirty, cfg.wood_reach, spare=bare),
+                      nearest)
+    room = (1.0 + cfg.white_rise) * wood <= _grey_lightness(light.clip_level)
+    clipped_here = local_wood(f.left_clipped.astype(np.float64)) > 0.5
+    out: np.ndarray = np.where(room & clipped_here,
+                               (f.kept_light - wood) / np.maximum(wood, 1.0), -1.0)
+    return out
 
 
 def _white(cfg: StoneConfig, rise: np.ndarray | None = None, *,
@@ -595,7 +691,11 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES, light: LightConfig = LIG
     the centres beside it, and the empty point next to it then looks light: white). A black
     stone is looked for against the brighter of that wood and the four centres around it:
     on a crowded board the clean wood may lie far off in other light (a lamp's glare on the
-    stone's own corner), and a black stone is far darker than either. On a board whose
+    stone's own corner), and a black stone is far darker than either. In those passes, where
+    a lamp clipped the board's wood in a channel or two, a point's rise is also measured in
+    the channels it left (`_kept_rise`); not in the first judgement, whose wood may lie
+    under stones: one channel is a noisier witness than three, and a stray white read
+    there moves the clean wood every pass is judged against. On a board whose
     wood has colour (``cfg.wood_colour_min``), a centre that lost most of it beside a point
     whose lines are hidden is taken to be under a stone too, read or not (a white group
     would else be its own wood); not where the exposure clipped the board's wood and the
@@ -620,7 +720,8 @@ def judged(f: PointFeatures, cfg: StoneConfig = STONES, light: LightConfig = LIG
         wood = local_wood(f.centre_light, dirty, cfg.wood_reach, spare=bare)
         labels, confidence = _judge(f, wood, local_wood(f.centre_chroma, dirty, cfg.wood_reach,
                                                         spare=bare),
-                                    np.maximum(wood, nearest), level, cfg)
+                                    np.maximum(wood, nearest), level, cfg,
+                                    _kept_rise(f, dirty, bare, cfg, light))
     labels, confidence = white_at_ceiling(f, labels, confidence, bare, cfg, light)
     black_light = nearest if cfg.wood_passes < 1 else np.maximum(wood, nearest)
     labels, confidence = off_point(
@@ -957,12 +1058,18 @@ def at_ceiling(light: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray:
     return out
 
 
-@functools.lru_cache(maxsize=8)
 def _grey_lightness(level: int) -> float:
-    """The lightness (OpenCV's 0..255 Lab L) of a grey whose three channels are ``level``:
-    worked out once per level."""
-    grey = np.full((1, 1, 3), level, np.uint8)
-    return float(cv2.cvtColor(grey, cv2.COLOR_BGR2LAB)[0, 0, 0])
+    """The lightness (OpenCV's 0..255 Lab L) of a grey whose three channels are ``level``."""
+    return float(_grey_lightnesses()[level])
+
+
+@functools.cache
+def _grey_lightnesses() -> np.ndarray:
+    """The lightness (OpenCV's 0..255 Lab L, uint8) of a grey of each level 0..255, (256,):
+    worked out once."""
+    greys = np.repeat(np.arange(256, dtype=np.uint8)[:, None, None], 3, axis=2)
+    out: np.ndarray = cv2.cvtColor(greys, cv2.COLOR_BGR2LAB)[:, 0, 0]
+    return out
 
 
 def _two_means(colours: np.ndarray, rounds: int) -> tuple[np.ndarray, np.ndarray] | None:
