@@ -1,7 +1,7 @@
 """How `vision.read_board` reads synthetic scenes of the kinds it missed on unseen photos
 (issue 19): crowded finished games seen by a phone from 35 to 60 degrees over the near edge,
 the board filling the frame's width, on dark and light tables, under coloured lamps (one
-strong and bright enough to lift its colour of the wood to the sensor's ceiling); a
+strong and bright enough to lift its colour of the wood to the sensor's ceiling or near it); a
 crowded board on a light grey floor among bowls and feet; hands; a low lamp's hard
 shadows; flash hot spots and sunlight patches; bright bevels; a pen, a phone or a lid lying
 on the board; stones of any colours; grayscale; a photo cut close to the board's far edge.
@@ -72,7 +72,8 @@ SCENES: dict[str, tuple[Scene, float]] = {
     "phone 45, crowded": (PHONE, CROWDED),
     "phone 60, crowded": (dataclasses.replace(PHONE, camera_tilt=60.0), CROWDED),
     "phone 45, crowded, coloured lamp": (dataclasses.replace(PHONE, cast=0.6), CROWDED),
-    # A strong lamp on a bright board: the lamp's own channel of the wood past the ceiling.
+    # A strong lamp on a bright board: the lamp's own channels of the wood at the ceiling,
+    # or so near it that a white stone, clipped there, rises less than `white_rise` over it.
     "above, crowded, bright coloured lamp": (Scene(cast=0.6, overexposed=(1.2, 1.5)),
                                              CROWDED),
     "phone 45, crowded, light table": (dataclasses.replace(PHONE, surface="light table"),
