@@ -82,14 +82,20 @@ def reference(row: dict[str, object], untouched: Reading | None) -> tuple[list[s
     """What a reading of ``row``'s photo is compared with, and whether mirror images count:
     its stones, its single stone (mirrored: see `vision_accuracy.py`), else the untouched
     reading's rows (None when that found no board)."""
+    return reference_rows(row, untouched.rows() if untouched else None)
+
+
+def reference_rows(row: dict[str, object], untouched: list[str] | None
+                   ) -> tuple[list[str] | None, bool]:
+    """`reference`, given the rows the untouched photo was read as (None: no board)."""
     stones = row.get("stones")
     if isinstance(stones, list):
         return [str(r) for r in stones], False
     single = row.get("single_stone")
     if isinstance(single, dict):
-        size = row.get("size") or (untouched.size if untouched else 19)
+        size = row.get("size") or (len(untouched) if untouched else 19)
         return single_stone_rows(int(str(size)), str(single["point"]), str(single["color"])), True
-    return (untouched.rows() if untouched else None), False
+    return untouched, False
 
 
 def photo_outcomes(base: Path, index: int, row: dict[str, object],
@@ -259,6 +265,20 @@ def report(outcomes: Sequence[Outcome], names: Sequence[str], by_source: bool) -
     return out
 
 
+def checked_usage(args: argparse.Namespace) -> list[Perturbation] | None:
+    """The perturbations ``args.perturb`` names (comma-separated names or prefixes; all of
+    `STANDARD` without it); None, said on stderr, where those names or ``args.jobs`` or
+    ``args.stride`` (whole numbers of at least 1) are wrong."""
+    if args.jobs < 1 or args.stride < 1:
+        print("--jobs and --stride take a whole number of at least 1", file=sys.stderr)
+        return None
+    try:
+        return by_name(args.perturb) if args.perturb else list(STANDARD)
+    except ValueError as exc:
+        print(f"--perturb: {exc}", file=sys.stderr)
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("manifest", nargs="?", type=Path, default=DEFAULT)
@@ -276,13 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.manifest.is_file():
         print(f"no manifest at {args.manifest}", file=sys.stderr)
         return 2
-    if args.jobs < 1 or args.stride < 1:
-        print("--jobs and --stride take a whole number of at least 1", file=sys.stderr)
-        return 2
-    try:
-        chosen = by_name(args.perturb) if args.perturb else list(STANDARD)
-    except ValueError as exc:
-        print(f"--perturb: {exc}", file=sys.stderr)
+    chosen = checked_usage(args)
+    if chosen is None:
         return 2
     t0 = time.perf_counter()
     outcomes = run(args.manifest, chosen, args.jobs, args.stride, args.only,

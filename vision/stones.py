@@ -111,6 +111,9 @@ class PointFeatures:
     left_clipped: np.ndarray | None = None
     """Where ``kept_light`` is: the cell centres (size + 1, size + 1) at the ceiling in
     every channel it leaves out."""
+    lightness: np.ndarray | None = None
+    """The rectified lightness (uint8) that ``smooth`` blurs (`smoothed`): a tenth of its
+    bytes, it is what a stored reading keeps (`benchmarks/vision_replay.py`)."""
 
     @property
     def level(self) -> float:
@@ -215,6 +218,11 @@ def _arm_profiles(smooth: np.ndarray, size: int,
         return out
 
     return [(profiles(-1, axis), profiles(1, axis)) for axis in (0, 1)]
+
+
+def smoothed(lightness: np.ndarray, cfg: StoneConfig = STONES) -> np.ndarray:
+    """``PointFeatures.smooth`` of the rectified ``lightness`` (uint8): `_smooth` of it."""
+    return _smooth(lightness.astype(np.float64), cfg)
 
 
 def _smooth(light: np.ndarray, cfg: StoneConfig) -> np.ndarray:
@@ -373,7 +381,7 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
     bgr = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     rect = rectify(bgr[:, :, :3], homography, size, cfg)
     lab = cv2.cvtColor(rect, cv2.COLOR_BGR2LAB)
-    smooth = _smooth(lab[:, :, 0].astype(np.float64), cfg)
+    smooth = smoothed(lab[:, :, 0], cfg)
     c = cfg.cell
     shift = lift_shift(homography, image.shape, size, cfg.stone_lift)
     pts = (grid.lattice(size) + 1.0 + shift) * c
@@ -398,7 +406,8 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
         dark_waists(smooth, pts.reshape(size, size, 2), wood, point_light < (
             1.0 - cfg.black_drop) * np.maximum(wood, np.median(centre_light[1:-1, 1:-1])), cfg),
         smooth, pts.reshape(size, size, 2), clipped,
-        *_kept_features(rect, point_discs, centre_discs, size, light))
+        *_kept_features(rect, point_discs, centre_discs, size, light),
+        np.ascontiguousarray(lab[:, :, 0]))
 
 
 KeptFeatures = tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]
@@ -1329,11 +1338,30 @@ def read_stones(image: np.ndarray, homography: np.ndarray, size: int,
     (the sensor's ceiling, `at_ceiling`, that of ``light``): each point as `seen` reads
     it with the learned reader ``net``, the reading then made to make sense as Go
     (`resolve_captured`); without ``net``, the measured reading made to make sense as Go,
-    then its confidence `doubt`ed."""
-    if net is not None:
-        return resolve_captured(*seen(image, homography, size, cfg, light, net),
-                                cfg.resolve_below)
+    then its confidence `doubt`ed. (`read_from` of `stone_inputs`.)"""
+    return read_from(*stone_inputs(image, homography, size, cfg, light, net), cfg, light, net)
+
+
+def stone_inputs(image: np.ndarray, homography: np.ndarray, size: int,
+                 cfg: StoneConfig = STONES, light: LightConfig = LIGHT,
+                 net: PointNetConfig | None = None) -> tuple[PointFeatures, np.ndarray | None]:
+    """All the stone stage takes from ``image`` for the grid ``homography``: the points'
+    `features` and, with ``net``, the learned reader's scores (size, size, 5;
+    `vision.point_net.point_scores`), None without it. What `read_from` reads."""
     f = features(image, homography, size, cfg, light)
+    if net is None:
+        return f, None
+    return f, point_scores(image, homography, size, net, net.lift, camera=cfg)
+
+
+def read_from(f: PointFeatures, scores: np.ndarray | None, cfg: StoneConfig = STONES,
+              light: LightConfig = LIGHT, net: PointNetConfig | None = None
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """`read_stones` from its `stone_inputs`, no image needed: ``f`` and, with ``net``, its
+    ``scores`` (which must then be given)."""
+    if net is not None:
+        assert scores is not None, "the learned reader's scores are needed with its config"
+        return resolve_captured(*seen_from(f, scores, cfg, light, net), cfg.resolve_below)
     raw, sure, first = judged(f, cfg, light)
     labels, conf = resolve_captured(raw, sure, cfg.resolve_below)
     return labels, doubt(f, labels, conf, cfg, first=first)
@@ -1342,17 +1370,24 @@ def read_stones(image: np.ndarray, homography: np.ndarray, size: int,
 def seen(image: np.ndarray, homography: np.ndarray, size: int, cfg: StoneConfig,
          light: LightConfig, net: PointNetConfig | None) -> tuple[np.ndarray, np.ndarray]:
     """Each point's label and confidence (size, size) as the picture shows it, before the
-    reading is made to make sense as Go: the measured reading (`judged`, its confidence
-    `doubt`ed), and with ``net`` that reading and the learned reader's
-    (`vision.point_net`) on the same grid weighed together (`fused`), no surer than
-    ``cfg.ceiling_unsure`` where the net overruled the measured reader on a point the
-    picture shows `washed_out`."""
-    f = features(image, homography, size, cfg, light)
+    reading is made to make sense as Go (`seen_from` of `stone_inputs`)."""
+    return seen_from(*stone_inputs(image, homography, size, cfg, light, net), cfg, light, net)
+
+
+def seen_from(f: PointFeatures, scores: np.ndarray | None, cfg: StoneConfig,
+              light: LightConfig, net: PointNetConfig | None) -> tuple[np.ndarray, np.ndarray]:
+    """Each point's label and confidence (size, size) as the picture shows it (``f``, and
+    with ``net`` the learned reader's ``scores``), before the reading is made to make sense
+    as Go: the measured reading (`judged`, its confidence `doubt`ed), and with ``net`` that
+    reading and the learned reader's (`vision.point_net`) on the same grid weighed
+    together (`fused`), no surer than ``cfg.ceiling_unsure`` where the net overruled the
+    measured reader on a point the picture shows `washed_out`."""
     labels, sure, first = judged(f, cfg, light)
     conf = doubt(f, labels, sure, cfg, first=first)
     if net is None:
         return labels, conf
-    scores, dark = point_scores(image, homography, size, net, net.lift, camera=cfg), Cell.BLACK
+    assert scores is not None, "the learned reader's scores are needed with its config"
+    dark = Cell.BLACK
     if cfg.lighter_black:  # the net's darker stones are the lighter player's
         scores, dark = scores[:, :, [Cell.EMPTY, Cell.WHITE, Cell.BLACK, HIDDEN, OFF]], Cell.WHITE
     out, out_conf = fused(labels, conf, scores, net, dark)

@@ -1,0 +1,254 @@
+"""The stone stage of `read_board` replayed on stored inputs, so that a change to it is
+judged on every dev photo under every perturbation in a minute or two rather than the half
+hour a run of `vision_robustness.py` takes.
+
+    .venv/bin/python benchmarks/vision_replay.py record STORE [MANIFEST] [--jobs N]
+                     [--perturb NAMES] [--only TEXT] [--stride K]
+    .venv/bin/python benchmarks/vision_replay.py replay STORE [--jobs N] [--perturb NAMES]
+                     [--by-source] [-v]
+
+``record`` reads every photo of the manifest (default ../shared/vision-data/manifest.jsonl)
+untouched and under each perturbation, exactly as `vision_robustness.py` does, and stores
+for each reading what its stone stage took (`vision.stones.stone_inputs`: the grid's
+homography and size, the points' features, the learned reader's scores), what it read, how
+long the whole read took and whether its grid lies on the labelled one. ``replay`` reads
+each stored reading again with the stone stage of the tree at hand (`vision.stones.read_from`)
+and prints `vision_robustness.py`'s table (the milliseconds are the recorded reads'), then how
+many readings differ from those recorded: none on the tree that recorded them, the check
+that the store is sound. A photo with no stone truth is compared, as there, with its own
+untouched reading, replayed too.
+
+What the replay cannot see: anything before the stone stage's inputs. A change to finding
+the grid, to `vision.stones.features` or to the point net needs a new record, and a change to
+the stone stage is landed on the full `vision_robustness.py` run, as ever; the replay is for
+trying many forms of it first.
+
+The store is a folder, one file per photo (a pickle: read it only with the repository that
+wrote it), about 17 MB a photo with every perturbation (6.5 GB for the 378 dev photos; the
+rectified lightness is kept, not its blur, a tenth of the bytes). ``record`` on 2 jobs takes
+about as long as one robustness run; ``replay`` on 2 jobs about 75 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import pickle
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.manifest_photos import (  # noqa: E402
+    chosen_rows, open_photo, perturbed_reads, timed_read)
+from benchmarks.vision_robustness import (  # noqa: E402
+    DEFAULT, UNTOUCHED, Outcome, checked_usage, over_photos, reference_rows, report)
+from rules import Position  # noqa: E402
+from vision import BoardNotFound, Reading  # noqa: E402
+from vision.config import VISION  # noqa: E402
+from vision.evaluate import corner_error_cells, points_right, source_of  # noqa: E402
+from vision.illuminant import under_white  # noqa: E402
+from vision.perturb import STANDARD, Perturbation  # noqa: E402
+from vision.stones import read_from, smoothed, stone_inputs  # noqa: E402
+
+SUFFIX = ".replay"
+
+
+@dataclasses.dataclass(frozen=True)
+class Stored:
+    """One reading's stone-stage inputs (``homography``, ``size``, ``features`` with its
+    blur dropped, ``scores``), the ``rows`` it read, its ``ms`` and whether its ``grid``
+    lay on the labelled one (None: none labelled)."""
+
+    homography: np.ndarray
+    size: int
+    features: Any
+    scores: np.ndarray | None
+    rows: list[str]
+    ms: float
+    grid: bool | None
+
+
+class _Recorder:
+    """A benchmark reader (`manifest_photos.Reader`) that also keeps the stone stage's
+    inputs of its last reading."""
+
+    def __init__(self) -> None:
+        self.last: tuple[Any, np.ndarray | None] | None = None
+
+    def __call__(self, image: np.ndarray) -> tuple[Reading | BoardNotFound, float]:
+        result, ms = timed_read(image)
+        self.last = None
+        if isinstance(result, Reading):
+            cfg = VISION
+            f, scores = stone_inputs(under_white(image, cfg.light), result.homography,
+                                     result.size, cfg.stones, cfg.light, cfg.point_net)
+            self.last = (dataclasses.replace(f, smooth=np.empty((0, 0))), scores)
+        return result, ms
+
+
+def _grid(reading: Reading | None, size: int, labelled: np.ndarray | None) -> bool | None:
+    """Whether ``reading``'s grid lies within half a cell of the ``labelled`` corners, as
+    `vision_robustness.py` counts it (None where none are labelled; False where no board
+    was found)."""
+    if labelled is None:
+        return None
+    return reading is not None and reading.size == size and \
+        corner_error_cells(reading.corners, labelled, size) <= 0.5
+
+
+def _stored(reading: Reading | None, ms: float, inputs: tuple[Any, np.ndarray | None] | None,
+            size: int, labelled: np.ndarray | None) -> Stored | None:
+    if reading is None or inputs is None:
+        return None
+    return Stored(reading.homography, reading.size, inputs[0], inputs[1], reading.rows(), ms,
+                  _grid(reading, size, labelled))
+
+
+def record_photo(job: tuple[Path, Path, int, dict[str, Any], tuple[Perturbation, ...]]
+                 ) -> list[int]:
+    """Store ``job``'s photo's readings (untouched and perturbed) in the store; [its line
+    number] if it was read, [] if it could not be opened."""
+    store, base, index, row, perturbations = job
+    recorder = _Recorder()
+    photo = open_photo(base, row, read=recorder)
+    if photo is None:
+        return []
+    size = int(str(row.get("size") or (photo.reading.size if photo.reading else 19)))
+    reads: dict[str, Stored | None] = {
+        UNTOUCHED: _stored(photo.reading, photo.ms, recorder.last, size, photo.corners)}
+    lost = {UNTOUCHED: (_grid(photo.reading, size, photo.corners), photo.ms)}
+    for p, spoiled, seen in perturbed_reads(photo, perturbations, read=recorder):
+        if spoiled is None or seen is None:
+            continue
+        labelled = None if photo.corners is None else spoiled.points(photo.corners)
+        reads[p.name] = _stored(seen.reading, seen.ms, recorder.last, size, labelled)
+        lost[p.name] = (_grid(seen.reading, size, labelled), seen.ms)
+    # Plain dicts: the file must load whether this module ran as a script or was imported.
+    plain = {name: None if s is None else {k.name: getattr(s, k.name)
+                                          for k in dataclasses.fields(s)}
+             for name, s in reads.items()}
+    (store / f"{index}{SUFFIX}").write_bytes(
+        pickle.dumps({"row": row, "reads": plain, "not found": {
+            name: lost[name] for name, s in reads.items() if s is None}},
+            protocol=pickle.HIGHEST_PROTOCOL))
+    return [index]
+
+
+def _rows(stored: Stored) -> list[str]:
+    """What the stone stage at hand reads from ``stored``, as `Reading.rows` gives it."""
+    f = stored.features
+    f = dataclasses.replace(f, smooth=smoothed(f.lightness, VISION.stones))
+    labels, _ = read_from(f, stored.scores, VISION.stones, VISION.light, VISION.point_net)
+    n = stored.size
+    return Position.from_cells(n, n, (int(c) for c in labels[::-1].ravel())).rows()
+
+
+def replay_photo(job: tuple[Path, frozenset[str] | None]) -> list[tuple[Outcome, bool]]:
+    """The outcomes of a stored photo's readings replayed (those of ``job``'s names, all
+    if None, and the untouched one), each with whether it differs from the recorded one."""
+    path, names = job
+    kept = pickle.loads(path.read_bytes())
+    row = kept["row"]
+    reads = {name: None if s is None else Stored(**s) for name, s in kept["reads"].items()}
+    index = int(path.name[:-len(SUFFIX)])
+    rows = {name: None if s is None else _rows(s) for name, s in reads.items()
+            if name == UNTOUCHED or names is None or name in names}
+    truth, mirror = reference_rows(row, rows.get(UNTOUCHED))
+    out = []
+    for name, read in rows.items():
+        s = reads[name]
+        points = right = 0
+        if truth is not None:
+            points = len(truth) * len(truth[0])
+            right = points_right(read, truth, mirror)
+        grid, ms = (s.grid, s.ms) if s is not None else kept["not found"][name]
+        outcome = Outcome(name, index, str(row["image"]), source_of(row), read is not None,
+                          points, right, grid, ms)
+        out.append((outcome, read != (None if s is None else s.rows)))
+    return out
+
+
+def stored_photos(store: Path) -> list[Path]:
+    """The photo files of ``store``, by line number."""
+    return sorted(store.glob(f"*{SUFFIX}"), key=lambda p: int(p.name[:-len(SUFFIX)]))
+
+
+def record(store: Path, manifest: Path, perturbations: Sequence[Perturbation], jobs: int,
+           only: str | None, stride: int) -> int:
+    """Record the chosen photos of ``manifest`` into ``store``; how many were read."""
+    store.mkdir(parents=True, exist_ok=True)
+    rows = chosen_rows(manifest, only, stride)
+    work = [(store, manifest.parent, i, r, tuple(perturbations)) for i, r in rows]
+    return len(over_photos(record_photo, work, jobs, sys.stderr.isatty()))
+
+
+def replay(store: Path, names: Sequence[str] | None, jobs: int
+           ) -> list[tuple[Outcome, bool]]:
+    """Every stored photo's readings (of ``names``, all if None) replayed."""
+    chosen = None if names is None else frozenset(names)
+    work = [(path, chosen) for path in stored_photos(store)]
+    done = over_photos(replay_photo, work, jobs, sys.stderr.isatty())
+    return sorted(done, key=lambda d: d[0].photo)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("action", choices=("record", "replay"))
+    ap.add_argument("store", type=Path, help="the folder the inputs are stored in")
+    ap.add_argument("manifest", nargs="?", type=Path, default=DEFAULT,
+                    help="record: the photos' manifest")
+    ap.add_argument("--jobs", type=int, default=1, help="processes at once (default 1)")
+    ap.add_argument("--stride", type=int, default=1, help="record: every K-th photo only")
+    ap.add_argument("--only", help="record: only photos whose path contains this text")
+    ap.add_argument("--perturb", help="comma-separated perturbation names or prefixes "
+                    "(default: all of vision.perturb.STANDARD; replay: all stored)")
+    ap.add_argument("--by-source", action="store_true", help="replay: a table per source too")
+    ap.add_argument("-v", "--verbose", action="store_true",
+                    help="replay: also each reading that differs from the recorded one")
+    args = ap.parse_args(argv)
+    chosen = checked_usage(args)
+    if chosen is None:
+        return 2
+    t0 = time.perf_counter()
+    if args.action == "record":
+        if not args.manifest.is_file():
+            print(f"no manifest at {args.manifest}", file=sys.stderr)
+            return 2
+        recorded = record(args.store, args.manifest, chosen, args.jobs, args.only,
+                          args.stride)
+        print(f"{recorded} photos recorded in {args.store}; wall time "
+              f"{time.perf_counter() - t0:.0f} s on {args.jobs} job(s)")
+        return 0 if recorded else 2
+    if not args.store.is_dir() or not stored_photos(args.store):
+        print(f"{args.store}: no recorded photos there (run `record` first)", file=sys.stderr)
+        return 2
+    try:
+        done = replay(args.store, [p.name for p in chosen] if args.perturb else None,
+                      args.jobs)
+    except (pickle.UnpicklingError, EOFError, KeyError, ValueError) as exc:
+        print(f"{args.store}: a stored photo cannot be read ({exc!r}); record again",
+              file=sys.stderr)
+        return 2
+    outcomes = [o for o, _ in done]
+    names = list(dict.fromkeys(o.perturbation for o in outcomes if o.perturbation != UNTOUCHED))
+    order = [p.name for p in STANDARD if p.name in names] + \
+        [n for n in names if n not in {p.name for p in STANDARD}]
+    for line in report(outcomes, order, args.by_source):
+        print(line)
+    changed = [o for o, differs in done if differs]
+    print(f"\nreadings that differ from the recorded ones: {len(changed)} of {len(done)}")
+    for o in changed if args.verbose else []:
+        print(f"  {o.perturbation:<24} {o.image}")
+    print(f"wall time {time.perf_counter() - t0:.0f} s on {args.jobs} job(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
