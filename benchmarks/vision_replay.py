@@ -24,9 +24,9 @@ the stone stage is landed on the full `vision_robustness.py` run, as ever; the r
 trying many forms of it first.
 
 The store is a folder, one file per photo (a pickle: read it only with the repository that
-wrote it), about 17 MB a photo with every perturbation (6.5 GB for the 378 dev photos; the
-rectified lightness is kept, not its blur, a tenth of the bytes). ``record`` on 2 jobs takes
-about as long as one robustness run; ``replay`` on 2 jobs about 75 s.
+wrote it), about 14 MB a photo with every perturbation (5.2 GB for the 378 dev photos; the
+rectified lightness is kept, not its blur, an eighth of the bytes). ``record`` of those on 2
+jobs took 1603 s, about as long as a robustness run; ``replay`` on 2 jobs 76 s.
 """
 
 from __future__ import annotations

@@ -112,7 +112,7 @@ class PointFeatures:
     """Where ``kept_light`` is: the cell centres (size + 1, size + 1) at the ceiling in
     every channel it leaves out."""
     lightness: np.ndarray | None = None
-    """The rectified lightness (uint8) that ``smooth`` blurs (`smoothed`): a tenth of its
+    """The rectified lightness (uint8) that ``smooth`` blurs (`smoothed`): an eighth of its
     bytes, it is what a stored reading keeps (`benchmarks/vision_replay.py`)."""
 
     @property
@@ -1358,9 +1358,8 @@ def read_from(f: PointFeatures, scores: np.ndarray | None, cfg: StoneConfig = ST
               light: LightConfig = LIGHT, net: PointNetConfig | None = None
               ) -> tuple[np.ndarray, np.ndarray]:
     """`read_stones` from its `stone_inputs`, no image needed: ``f`` and, with ``net``, its
-    ``scores`` (which must then be given)."""
+    ``scores`` (which must then be given: ValueError without them)."""
     if net is not None:
-        assert scores is not None, "the learned reader's scores are needed with its config"
         return resolve_captured(*seen_from(f, scores, cfg, light, net), cfg.resolve_below)
     raw, sure, first = judged(f, cfg, light)
     labels, conf = resolve_captured(raw, sure, cfg.resolve_below)
@@ -1381,12 +1380,14 @@ def seen_from(f: PointFeatures, scores: np.ndarray | None, cfg: StoneConfig,
     as Go: the measured reading (`judged`, its confidence `doubt`ed), and with ``net`` that
     reading and the learned reader's (`vision.point_net`) on the same grid weighed
     together (`fused`), no surer than ``cfg.ceiling_unsure`` where the net overruled the
-    measured reader on a point the picture shows `washed_out`."""
+    measured reader on a point the picture shows `washed_out`. ValueError where ``net``
+    is given without ``scores``."""
     labels, sure, first = judged(f, cfg, light)
     conf = doubt(f, labels, sure, cfg, first=first)
     if net is None:
         return labels, conf
-    assert scores is not None, "the learned reader's scores are needed with its config"
+    if scores is None:
+        raise ValueError("the learned reader's config is given but not its scores")
     dark = Cell.BLACK
     if cfg.lighter_black:  # the net's darker stones are the lighter player's
         scores, dark = scores[:, :, [Cell.EMPTY, Cell.WHITE, Cell.BLACK, HIDDEN, OFF]], Cell.WHITE

@@ -16,6 +16,7 @@ import pytest
 import benchmarks.vision_replay as vision_replay
 from benchmarks.vision_replay import main
 from vision import read_board
+from vision.config import VISION
 from vision.stones import read_stones, read_from, smoothed, stone_inputs
 from vision.synth import random_position, render
 
@@ -95,3 +96,11 @@ def test_record_without_a_manifest_or_with_an_unknown_perturbation_is_a_usage_er
     assert "no.jsonl" in capsys.readouterr().err
     assert main(["replay", str(tmp_path), "--perturb", "sepia"]) == 2
     assert "sepia" in capsys.readouterr().err
+
+
+def test_reading_with_the_learned_readers_config_but_not_its_scores_is_refused() -> None:
+    shot = render(POSITION, 3)
+    reading = read_board(shot.image)
+    f, _ = stone_inputs(shot.image, reading.homography, 9)
+    with pytest.raises(ValueError, match="scores"):
+        read_from(f, None, net=VISION.point_net)
