@@ -55,7 +55,7 @@ from vision.config import VISION  # noqa: E402
 from vision.evaluate import corner_error_cells, points_right, source_of  # noqa: E402
 from vision.illuminant import under_white  # noqa: E402
 from vision.perturb import STANDARD, Perturbation  # noqa: E402
-from vision.stones import read_from, smoothed, stone_inputs  # noqa: E402
+from vision.stones import PointFeatures, read_from, smoothed, stone_inputs  # noqa: E402
 
 SUFFIX = ".replay"
 
@@ -68,7 +68,7 @@ class Stored:
 
     homography: np.ndarray
     size: int
-    features: Any
+    features: PointFeatures
     scores: np.ndarray | None
     rows: list[str]
     ms: float
@@ -80,7 +80,7 @@ class _Recorder:
     inputs of its last reading."""
 
     def __init__(self) -> None:
-        self.last: tuple[Any, np.ndarray | None] | None = None
+        self.last: tuple[PointFeatures, np.ndarray | None] | None = None
 
     def __call__(self, image: np.ndarray) -> tuple[Reading | BoardNotFound, float]:
         result, ms = timed_read(image)
@@ -103,8 +103,11 @@ def _grid(reading: Reading | None, size: int, labelled: np.ndarray | None) -> bo
         corner_error_cells(reading.corners, labelled, size) <= 0.5
 
 
-def _stored(reading: Reading | None, ms: float, inputs: tuple[Any, np.ndarray | None] | None,
-            size: int, labelled: np.ndarray | None) -> Stored | None:
+def _stored(reading: Reading | None, ms: float,
+            inputs: tuple[PointFeatures, np.ndarray | None] | None, size: int,
+            labelled: np.ndarray | None) -> Stored | None:
+    """What is stored of ``reading`` (None: no board found) read in ``ms`` from ``inputs``
+    (`_Recorder.last`), its grid judged against the ``labelled`` corners (`_grid`)."""
     if reading is None or inputs is None:
         return None
     return Stored(reading.homography, reading.size, inputs[0], inputs[1], reading.rows(), ms,
@@ -144,6 +147,8 @@ def record_photo(job: tuple[Path, Path, int, dict[str, Any], tuple[Perturbation,
 def _rows(stored: Stored) -> list[str]:
     """What the stone stage at hand reads from ``stored``, as `Reading.rows` gives it."""
     f = stored.features
+    if f.lightness is None:
+        raise ValueError("a stored reading without its rectified lightness")
     f = dataclasses.replace(f, smooth=smoothed(f.lightness, VISION.stones))
     labels, _ = read_from(f, stored.scores, VISION.stones, VISION.light, VISION.point_net)
     n = stored.size
