@@ -138,10 +138,16 @@ def record_photo(job: tuple[Path, Path, int, dict[str, Any], tuple[Perturbation,
                                           for k in dataclasses.fields(s)}
              for name, s in reads.items()}
     (store / f"{index}{SUFFIX}").write_bytes(
-        pickle.dumps({"row": row, "reads": plain, "not found": {
+        pickle.dumps({"features": _feature_fields(), "row": row, "reads": plain, "not found": {
             name: lost[name] for name, s in reads.items() if s is None}},
             protocol=pickle.HIGHEST_PROTOCOL))
     return [index]
+
+
+def _feature_fields() -> list[str]:
+    """The fields of `PointFeatures` in this tree: a store whose features have others was
+    recorded by another stone stage and cannot be replayed by this one."""
+    return [k.name for k in dataclasses.fields(PointFeatures)]
 
 
 def _rows(stored: Stored) -> list[str]:
@@ -160,6 +166,8 @@ def replay_photo(job: tuple[Path, frozenset[str] | None]) -> list[tuple[Outcome,
     if None, and the untouched one), each with whether it differs from the recorded one."""
     path, names = job
     kept = pickle.loads(path.read_bytes())
+    if kept.get("features") != _feature_fields():
+        raise ValueError(f"{path.name} holds features of other fields than this tree's")
     row = kept["row"]
     reads = {name: None if s is None else Stored(**s) for name, s in kept["reads"].items()}
     index = int(path.name[:-len(SUFFIX)])

@@ -7,6 +7,7 @@ is an input error that names it."""
 from __future__ import annotations
 
 import json
+import pickle
 from pathlib import Path
 
 import cv2
@@ -88,6 +89,15 @@ def test_replay_of_a_store_not_there_or_garbled_names_it_and_is_an_input_error(
     assert main(["replay", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert str(tmp_path) in err and "record again" in err
+
+
+def test_a_store_recorded_with_other_features_is_refused(
+        store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    kept = pickle.loads((store / "0.replay").read_bytes())
+    kept["features"] = kept["features"][:-1]  # as before a field was added
+    (tmp_path / "0.replay").write_bytes(pickle.dumps(kept))
+    assert main(["replay", str(tmp_path)]) == 2
+    assert "other fields" in capsys.readouterr().err
 
 
 def test_record_without_a_manifest_or_with_an_unknown_perturbation_is_a_usage_error(
