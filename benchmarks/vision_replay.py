@@ -49,11 +49,11 @@ from benchmarks.manifest_photos import (  # noqa: E402
     chosen_rows, open_photo, perturbed_reads, timed_read)
 from benchmarks.vision_robustness import (  # noqa: E402
     DEFAULT, UNTOUCHED, Outcome, checked_usage, over_photos, reference_rows, report)
-from rules import Position  # noqa: E402
 from vision import BoardNotFound, Reading  # noqa: E402
 from vision.config import VISION  # noqa: E402
 from vision.evaluate import corner_error_cells, points_right, source_of  # noqa: E402
 from vision.illuminant import under_white  # noqa: E402
+from vision.reading import position_of  # noqa: E402
 from vision.perturb import STANDARD, Perturbation  # noqa: E402
 from vision.stones import PointFeatures, read_from, smoothed, stone_inputs  # noqa: E402
 
@@ -157,8 +157,7 @@ def _rows(stored: Stored) -> list[str]:
         raise ValueError("a stored reading without its rectified lightness")
     f = dataclasses.replace(f, smooth=smoothed(f.lightness, VISION.stones))
     labels, _ = read_from(f, stored.scores, VISION.stones, VISION.light, VISION.point_net)
-    n = stored.size
-    return Position.from_cells(n, n, (int(c) for c in labels[::-1].ravel())).rows()
+    return position_of(labels).rows()
 
 
 def replay_photo(job: tuple[Path, frozenset[str] | None]) -> list[tuple[Outcome, bool]]:

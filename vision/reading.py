@@ -163,6 +163,13 @@ def _margins_say(doubts: BoardDoubts, cfg: LocateConfig) -> float:
     return trusted(1.0, dataclasses.replace(doubts, runs_past=0.0), cfg)
 
 
+def position_of(labels: np.ndarray) -> Position:
+    """The position that ``labels`` (n, n) of `Cell` values hold, row 0 the top of the
+    image (as the stone stage gives them); `Position.cells` puts the bottom row first."""
+    n = labels.shape[0]
+    return Position.from_cells(n, n, (int(c) for c in labels[::-1].ravel()))
+
+
 def read_board(image: np.ndarray, size: int | None = None, *,
                config: VisionConfig = VISION, locate_cfg: LocateConfig | None = None,
                stone_cfg: StoneConfig | None = None,
@@ -188,11 +195,8 @@ def read_board(image: np.ndarray, size: int | None = None, *,
                                        trusted(fit.confidence, doubts, config.locate),
                                        image.shape, doubts)
     t3 = time.perf_counter()
-    # Row 0 of labels is the top of the image; Position.cells puts the bottom row first.
-    cells = labels[::-1].ravel()
-    position = Position.from_cells(n, n, (int(c) for c in cells))
     return Reading(
-        position=position,
+        position=position_of(labels),
         confidence=tuple(float(c) for c in conf[::-1].ravel()),
         corners=grid.corners(fit.homography, n),
         homography=fit.homography,

@@ -381,7 +381,8 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
     bgr = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     rect = rectify(bgr[:, :, :3], homography, size, cfg)
     lab = cv2.cvtColor(rect, cv2.COLOR_BGR2LAB)
-    smooth = smoothed(lab[:, :, 0], cfg)
+    lightness = np.ascontiguousarray(lab[:, :, 0])
+    smooth = smoothed(lightness, cfg)
     c = cfg.cell
     shift = lift_shift(homography, image.shape, size, cfg.stone_lift)
     pts = (grid.lattice(size) + 1.0 + shift) * c
@@ -406,8 +407,7 @@ def features(image: np.ndarray, homography: np.ndarray, size: int,
         dark_waists(smooth, pts.reshape(size, size, 2), wood, point_light < (
             1.0 - cfg.black_drop) * np.maximum(wood, np.median(centre_light[1:-1, 1:-1])), cfg),
         smooth, pts.reshape(size, size, 2), clipped,
-        *_kept_features(rect, point_discs, centre_discs, size, light),
-        np.ascontiguousarray(lab[:, :, 0]))
+        *_kept_features(rect, point_discs, centre_discs, size, light), lightness)
 
 
 KeptFeatures = tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]
