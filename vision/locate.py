@@ -540,11 +540,17 @@ def locate(image: np.ndarray, size: int | None = None,
         # Lines and stones leave it in doubt: the point net looks at the grids weighed.
         judged, moved = net_judged(image, to_full, weighed, fit, config,
                                    None if found is None else (small, found.centres))
-        if judged is not None and moved:
-            # The net's pick is a grid weighed moved a line: it lies over lines it was not
-            # fitted to, which tell where its points lie (its far corners, seen steeply),
-            # though not which intersection each is. (A grid weighed was refined already.)
-            judged = _refined_in_phase(small, judged, cfg)
+        if judged is not None:
+            # The net tells which grid it is, not where exactly its lines run: the lines
+            # do, where they show (its far corners, seen steeply), though not which
+            # intersection each point is. A grid weighed moved a line lies over lines it
+            # was not fitted to. A grid weighed was refined, but seen steeply its far rows
+            # may still lie off their lines when the refining passes ran out; one the
+            # lines put within their inlier threshold of where it lies is on them already.
+            refined = _refined_in_phase(small, judged, cfg)
+            if moved or _lattice_apart(judged.homography, refined.homography,
+                                       judged.size) > cfg.inlier_threshold:
+                judged = refined
         fit = judged
     if fit is None:
         raise BoardNotFound(f"no net of lines enclosing at least {cfg.min_holes} alike cells, "

@@ -1,9 +1,13 @@
 """The point net picks a grid among those weighed and their moves a line either way
-(`vision.locate.net_judged`). A grid so moved lies over lines it was not fitted to: they
-say where its points are, within its phase; which intersection each point is stays the
-net's call (`vision.locate._refined_in_phase`)."""
+(`vision.locate.net_judged`). A grid so moved lies over lines it was not fitted to, and a
+grid weighed may have been placed by the stones or moved a line after its lines were
+fitted: the lines say where its points are, within its phase; which intersection each
+point is stays the net's call (`vision.locate._refined_in_phase`)."""
 
 from __future__ import annotations
+
+import dataclasses
+import importlib
 
 import numpy as np
 import pytest
@@ -14,11 +18,12 @@ from vision.config import VISION
 from vision.evaluate import corner_error_cells
 from vision.grid import GridFit
 from vision.grid_refine import refine
-from vision.locate import _refined_in_phase, to_gray, working
+from vision.locate import _refined_in_phase, locate, to_gray, working
 from vision.stone_lattice import dark_centres
 from vision.synth import Scene, Synthetic, random_position, render
 
 CFG = VISION.locate
+locate_module = importlib.import_module("vision.locate")  # the name `locate` is its function
 # i += 0.02 j: the grid's far side (j = 18) 0.36 of a cell aside, its near side in place.
 SHEARED = np.array([[1.0, 0.02, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
 
@@ -67,3 +72,36 @@ def test_lines_that_would_pull_the_pick_out_of_its_phase_leave_it_as_the_net_pla
     pulled = grid.apply(np.linalg.inv(h) @ refine(small, own, CFG).homography, lattice)
     assert np.abs(pulled - lattice).max() > 1.0  # the lines alone would lose it
     assert _refined_in_phase(small, own, CFG) is own
+
+
+@pytest.mark.parametrize("moved", [False, True])
+def test_the_nets_pick_is_refined_whether_it_is_a_grid_weighed_or_one_moved_a_line(
+        monkeypatch: pytest.MonkeyPatch, moved: bool) -> None:
+    # Every grid is left in doubt (no grid is as sure as `recheck_below`), so the net
+    # picks; it picks one a third of a cell askew. A grid weighed was refined when its
+    # lines were fitted, but the stones may have placed it in the slab since, or `vouched`
+    # moved it a line: refined or not, its place is the lines' call.
+    shot = render(random_position(19, 3, stones=0.3), 3, Scene(camera_tilt=45.0))
+    small, to_full, h = _in_working(shot, shot.image, np.eye(3))
+    pick = GridFit(h @ SHEARED, 19, 0.8)
+    assert corner_error_cells(grid.corners(to_full @ pick.homography, 19), shot.corners,
+                              19) > 0.35
+    monkeypatch.setattr(locate_module, "net_judged", lambda *args, **kwargs: (pick, moved))
+    doubting = dataclasses.replace(VISION, locate=dataclasses.replace(CFG, recheck_below=1.01))
+    got = locate(shot.image, 19, doubting)
+    assert corner_error_cells(grid.corners(got.homography, 19), shot.corners, 19) < 0.1
+    assert got.confidence == pick.confidence
+
+
+def test_a_pick_already_on_its_lines_is_kept_as_the_net_placed_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Refining a grid that lies on its lines moves it by a fraction of a pixel, the
+    # measurement's noise, under `inlier_threshold`: the pick is not moved for that.
+    shot = render(random_position(19, 3, stones=0.3), 3, Scene(camera_tilt=45.0))
+    small, to_full, h = _in_working(shot, shot.image, np.eye(3))
+    pick = GridFit(h, 19, 0.8)
+    assert not np.allclose(_refined_in_phase(small, pick, CFG).homography, h)  # it would move it
+    monkeypatch.setattr(locate_module, "net_judged", lambda *args, **kwargs: (pick, False))
+    doubting = dataclasses.replace(VISION, locate=dataclasses.replace(CFG, recheck_below=1.01))
+    got = locate(shot.image, 19, doubting)
+    assert np.allclose(grid.upright(to_full @ h, 19), got.homography)
