@@ -1,8 +1,9 @@
 """The point net picks a grid among those weighed and their moves a line either way
 (`vision.locate.net_judged`). A grid so moved lies over lines it was not fitted to, and a
-grid weighed may have been placed by the stones or moved a line after its lines were
-fitted: the lines say where its points are, within its phase; which intersection each
-point is stays the net's call (`vision.locate._refined_in_phase`)."""
+grid weighed, refined when its lines were fitted, may still lie off them seen steeply
+where the refining passes ran out: the lines say where its points are, within its phase;
+which intersection each point is stays the net's call (`vision.locate._refined_in_phase`),
+and a pick they would move by no more than their inlier threshold stays where it is."""
 
 from __future__ import annotations
 
@@ -74,21 +75,27 @@ def test_lines_that_would_pull_the_pick_out_of_its_phase_leave_it_as_the_net_pla
     assert _refined_in_phase(small, own, CFG) is own
 
 
+def _located_with_pick(monkeypatch: pytest.MonkeyPatch, shot: Synthetic, pick: GridFit,
+                       moved: bool) -> GridFit:
+    """`locate` of ``shot`` with every grid left in doubt (none as sure as
+    `recheck_below`), so that the net picks, and the net picking ``pick`` (``moved``: a
+    grid weighed moved a line)."""
+    monkeypatch.setattr(locate_module, "net_judged", lambda *args, **kwargs: (pick, moved))
+    doubting = dataclasses.replace(VISION, locate=dataclasses.replace(CFG, recheck_below=1.01))
+    return locate(shot.image, 19, doubting)
+
+
 @pytest.mark.parametrize("moved", [False, True])
 def test_the_nets_pick_is_refined_whether_it_is_a_grid_weighed_or_one_moved_a_line(
         monkeypatch: pytest.MonkeyPatch, moved: bool) -> None:
-    # Every grid is left in doubt (no grid is as sure as `recheck_below`), so the net
-    # picks; it picks one a third of a cell askew. A grid weighed was refined when its
-    # lines were fitted, but the stones may have placed it in the slab since, or `vouched`
-    # moved it a line: refined or not, its place is the lines' call.
+    # The net picks a grid a third of a cell askew: refined when it was weighed or not,
+    # its place is the lines' call.
     shot = render(random_position(19, 3, stones=0.3), 3, Scene(camera_tilt=45.0))
     small, to_full, h = _in_working(shot, shot.image, np.eye(3))
     pick = GridFit(h @ SHEARED, 19, 0.8)
     assert corner_error_cells(grid.corners(to_full @ pick.homography, 19), shot.corners,
                               19) > 0.35
-    monkeypatch.setattr(locate_module, "net_judged", lambda *args, **kwargs: (pick, moved))
-    doubting = dataclasses.replace(VISION, locate=dataclasses.replace(CFG, recheck_below=1.01))
-    got = locate(shot.image, 19, doubting)
+    got = _located_with_pick(monkeypatch, shot, pick, moved)
     assert corner_error_cells(grid.corners(got.homography, 19), shot.corners, 19) < 0.1
     assert got.confidence == pick.confidence
 
@@ -101,7 +108,5 @@ def test_a_pick_already_on_its_lines_is_kept_as_the_net_placed_it(
     small, to_full, h = _in_working(shot, shot.image, np.eye(3))
     pick = GridFit(h, 19, 0.8)
     assert not np.allclose(_refined_in_phase(small, pick, CFG).homography, h)  # it would move it
-    monkeypatch.setattr(locate_module, "net_judged", lambda *args, **kwargs: (pick, False))
-    doubting = dataclasses.replace(VISION, locate=dataclasses.replace(CFG, recheck_below=1.01))
-    got = locate(shot.image, 19, doubting)
+    got = _located_with_pick(monkeypatch, shot, pick, False)
     assert np.allclose(grid.upright(to_full @ h, 19), got.homography)
