@@ -6,6 +6,8 @@ hour a run of `vision_robustness.py` takes.
                      [--perturb NAMES] [--only TEXT] [--stride K]
     .venv/bin/python benchmarks/vision_replay.py replay STORE [--jobs N] [--perturb NAMES]
                      [--by-source] [-v]
+    .venv/bin/python benchmarks/vision_replay.py reread STORE [MANIFEST] [--jobs N]
+                     [--perturb NAMES] [--by-source] [-v]
 
 ``record`` reads every photo of the manifest (default ../shared/vision-data/manifest.jsonl)
 untouched and under each perturbation, exactly as `vision_robustness.py` does, and stores
@@ -21,7 +23,11 @@ untouched reading, replayed too.
 What the replay cannot see: anything before the stone stage's inputs. A change to finding
 the grid, to `vision.stones.features` or to the point net needs a new record, and a change to
 the stone stage is landed on the full `vision_robustness.py` run, as ever; the replay is for
-trying many forms of it first.
+trying many forms of it first. ``reread`` is for those other changes: it reads every stored
+photo afresh from its file (under MANIFEST's folder) with the whole reader at hand, untouched
+and under the stored perturbations, prints the same table and the readings that differ from
+those recorded, and with ``-v`` which ones (with their points right, recorded and now): the
+readings a change moved, photo by photo, in the time a robustness run of them takes.
 
 The store is a folder, one file per photo (a pickle: read it only with the repository that
 wrote it), about 14 MB a photo with every perturbation (5.2 GB for the 378 dev photos; the
@@ -160,30 +166,91 @@ def _rows(stored: Stored) -> list[str]:
     return position_of(labels).rows()
 
 
-def replay_photo(job: tuple[Path, frozenset[str] | None]) -> list[tuple[Outcome, bool]]:
-    """The outcomes of a stored photo's readings replayed (those of ``job``'s names, all
-    if None, and the untouched one), each with whether it differs from the recorded one."""
-    path, names = job
-    kept = pickle.loads(path.read_bytes())
+def _kept(path: Path) -> dict[str, Any]:
+    """The stored photo at ``path``; ValueError where its features have other fields than
+    this tree's (`_feature_fields`)."""
+    kept: dict[str, Any] = pickle.loads(path.read_bytes())
     if kept.get("features") != _feature_fields():
         raise ValueError(f"{path.name} holds features of other fields than this tree's")
+    return kept
+
+
+def _outcomes(path: Path, kept: dict[str, Any], rows: dict[str, list[str] | None],
+              seen: dict[str, tuple[bool | None, float]]) -> list[tuple[Outcome, bool]]:
+    """The outcomes of the readings ``rows`` (by perturbation name; None: no board found)
+    of the stored photo ``kept`` (at ``path``), with the ``seen`` grid and milliseconds of
+    each, against its truth, or its untouched reading among ``rows`` where it has none;
+    each with whether it differs from the one recorded."""
     row = kept["row"]
-    reads = {name: None if s is None else Stored(**s) for name, s in kept["reads"].items()}
-    index = int(path.name[:-len(SUFFIX)])
-    rows = {name: None if s is None else _rows(s) for name, s in reads.items()
-            if name == UNTOUCHED or names is None or name in names}
     truth, mirror = reference_rows(row, rows.get(UNTOUCHED))
     out = []
     for name, read in rows.items():
-        s = reads[name]
         points = right = 0
         if truth is not None:
             points = len(truth) * len(truth[0])
             right = points_right(read, truth, mirror)
-        grid, ms = (s.grid, s.ms) if s is not None else kept["not found"][name]
-        outcome = Outcome(name, index, str(row["image"]), source_of(row), read is not None,
-                          points, right, grid, ms)
-        out.append((outcome, read != (None if s is None else s.rows)))
+        grid, ms = seen[name]
+        outcome = Outcome(name, int(path.name[:-len(SUFFIX)]), str(row["image"]),
+                          source_of(row), read is not None, points, right, grid, ms)
+        recorded = kept["reads"].get(name)
+        out.append((outcome, read != (None if recorded is None else recorded["rows"])))
+    return out
+
+
+def replay_photo(job: tuple[Path, frozenset[str] | None]) -> list[tuple[Outcome, bool]]:
+    """The outcomes of a stored photo's readings replayed (those of ``job``'s names, all
+    if None, and the untouched one), each with whether it differs from the recorded one."""
+    path, names = job
+    kept = _kept(path)
+    reads = {name: None if s is None else Stored(**s) for name, s in kept["reads"].items()}
+    chosen = [name for name in reads if name == UNTOUCHED or names is None or name in names]
+    rows = {name: None if (s := reads[name]) is None else _rows(s) for name in chosen}
+    seen = {name: (s.grid, s.ms) if (s := reads[name]) is not None
+            else kept["not found"][name] for name in chosen}
+    return _outcomes(path, kept, rows, seen)
+
+
+def reread_photo(job: tuple[Path, Path, frozenset[str] | None]
+                 ) -> list[tuple[Outcome, bool]]:
+    """The outcomes of a stored photo read afresh by the whole reader at hand, from its
+    file under the folder ``job[1]``, untouched and under the stored perturbations
+    (those of ``job``'s names, all if None), each with whether it differs from the
+    recorded one: how a change before the stone stage (finding the grid, the features,
+    the point net) moves each reading. [] where the photo cannot be opened."""
+    path, base, names = job
+    kept = _kept(path)
+    row = kept["row"]
+    photo = open_photo(base, row)
+    if photo is None:
+        return []
+    size = int(str(row.get("size") or (photo.reading.size if photo.reading else 19)))
+    rows = {UNTOUCHED: None if photo.reading is None else photo.reading.rows()}
+    seen = {UNTOUCHED: (_grid(photo.reading, size, photo.corners), photo.ms)}
+    wanted = [p for p in STANDARD if p.name in kept["reads"]
+              and (names is None or p.name in names)]
+    for p, spoiled, read in perturbed_reads(photo, wanted):
+        if spoiled is None or read is None:
+            continue
+        labelled = None if photo.corners is None else spoiled.points(photo.corners)
+        rows[p.name] = None if read.reading is None else read.reading.rows()
+        seen[p.name] = (_grid(read.reading, size, labelled), read.ms)
+    return _outcomes(path, kept, rows, seen)
+
+
+def _recorded_right(store: Path, outcomes: Sequence[Outcome]) -> dict[tuple[int, str], int]:
+    """For each of ``outcomes`` (by photo and perturbation), how many of its points the
+    reading recorded in ``store`` had right: against the photo's truth, or where it has
+    none, against its recorded untouched reading (where that reading differs now, the
+    untouched reading is among ``outcomes`` too, and the references differ)."""
+    out = {}
+    for photo in sorted({o.photo for o in outcomes}):
+        kept = pickle.loads((store / f"{photo}{SUFFIX}").read_bytes())
+        rows = {name: None if s is None else s["rows"] for name, s in kept["reads"].items()}
+        truth, mirror = reference_rows(kept["row"], rows.get(UNTOUCHED))
+        for o in outcomes:
+            if o.photo == photo and truth is not None:
+                out[(photo, o.perturbation)] = points_right(rows.get(o.perturbation), truth,
+                                                            mirror)
     return out
 
 
@@ -201,29 +268,37 @@ def record(store: Path, manifest: Path, perturbations: Sequence[Perturbation], j
     return len(over_photos(record_photo, work, jobs, sys.stderr.isatty()))
 
 
-def replay(store: Path, names: Sequence[str] | None, jobs: int
-           ) -> list[tuple[Outcome, bool]]:
-    """Every stored photo's readings (of ``names``, all if None) replayed."""
+def replay(store: Path, names: Sequence[str] | None, jobs: int,
+           base: Path | None = None) -> list[tuple[Outcome, bool]]:
+    """Every stored photo's readings (of ``names``, all if None) replayed by the stone
+    stage at hand, or with ``base`` (the folder the photos' paths start from) read afresh
+    from their files by the whole reader (`reread_photo`)."""
     chosen = None if names is None else frozenset(names)
-    work = [(path, chosen) for path in stored_photos(store)]
-    done = over_photos(replay_photo, work, jobs, sys.stderr.isatty())
+    if base is None:
+        done = over_photos(replay_photo, [(path, chosen) for path in stored_photos(store)],
+                           jobs, sys.stderr.isatty())
+    else:
+        done = over_photos(reread_photo, [(path, base, chosen) for path in stored_photos(store)],
+                           jobs, sys.stderr.isatty())
     return sorted(done, key=lambda d: d[0].photo)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("action", choices=("record", "replay"))
+    ap.add_argument("action", choices=("record", "replay", "reread"))
     ap.add_argument("store", type=Path, help="the folder the inputs are stored in")
     ap.add_argument("manifest", nargs="?", type=Path, default=DEFAULT,
-                    help="record: the photos' manifest")
+                    help="record, reread: the photos' manifest")
     ap.add_argument("--jobs", type=int, default=1, help="processes at once (default 1)")
     ap.add_argument("--stride", type=int, default=1, help="record: every K-th photo only")
     ap.add_argument("--only", help="record: only photos whose path contains this text")
     ap.add_argument("--perturb", help="comma-separated perturbation names or prefixes "
                     "(default: all of vision.perturb.STANDARD; replay: all stored)")
-    ap.add_argument("--by-source", action="store_true", help="replay: a table per source too")
+    ap.add_argument("--by-source", action="store_true",
+                    help="replay, reread: a table per source too")
     ap.add_argument("-v", "--verbose", action="store_true",
-                    help="replay: also each reading that differs from the recorded one")
+                    help="replay, reread: also each reading that differs from the recorded "
+                    "one, with its points right recorded and now")
     args = ap.parse_args(argv)
     chosen = checked_usage(args)
     if chosen is None:
@@ -241,9 +316,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.store.is_dir() or not stored_photos(args.store):
         print(f"{args.store}: no recorded photos there (run `record` first)", file=sys.stderr)
         return 2
+    rereading = args.action == "reread"
+    if rereading and not args.manifest.is_file():
+        print(f"no manifest at {args.manifest}", file=sys.stderr)
+        return 2
     try:
         done = replay(args.store, [p.name for p in chosen] if args.perturb else None,
-                      args.jobs)
+                      args.jobs, args.manifest.parent if rereading else None)
     except (pickle.UnpicklingError, EOFError, KeyError, ValueError) as exc:
         print(f"{args.store}: a stored photo cannot be read ({exc!r}); record again",
               file=sys.stderr)
@@ -256,8 +335,11 @@ def main(argv: list[str] | None = None) -> int:
         print(line)
     changed = [o for o, differs in done if differs]
     print(f"\nreadings that differ from the recorded ones: {len(changed)} of {len(done)}")
+    was_right = _recorded_right(args.store, changed) if args.verbose else {}
     for o in changed if args.verbose else []:
-        print(f"  {o.perturbation:<24} {o.image}")
+        was = was_right.get((o.photo, o.perturbation))
+        print(f"  {o.perturbation:<24} {o.image}" + (
+            "" if was is None or not o.points else f"  points right {was} -> {o.right}"))
     print(f"wall time {time.perf_counter() - t0:.0f} s on {args.jobs} job(s)")
     return 0
 

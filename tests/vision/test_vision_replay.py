@@ -1,8 +1,9 @@
 """`benchmarks/vision_replay.py`: a photo's readings recorded once (untouched and perturbed as
-`vision_robustness.py` perturbs it) and read again by the stone stage at hand, with the
-same figures as the robustness benchmark; a change to the stone stage shows in them and in
-the readings that differ from the recorded ones; a store that is not there, or is garbled,
-is an input error that names it."""
+`vision_robustness.py` perturbs it) and read again by the stone stage at hand, or reread
+from the photo by the whole reader at hand, with the same figures as the robustness
+benchmark; a change to the stone stage, or to the reader, shows in them and in the
+readings that differ from the recorded ones; a store that is not there, or is garbled, or
+a manifest that is not there, is an input error that names it."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ import cv2
 import numpy as np
 import pytest
 
+import benchmarks.manifest_photos as manifest_photos
 import benchmarks.vision_replay as vision_replay
 from benchmarks.vision_replay import main
-from vision import read_board
+from vision import BoardNotFound, read_board
 from vision.config import VISION
 from vision.stones import read_stones, read_from, smoothed, stone_inputs
 from vision.synth import random_position, render
@@ -79,6 +81,34 @@ def test_a_changed_stone_stage_shows_in_the_figures_and_the_readings_that_differ
     untouched = next(line for line in out.splitlines() if line.startswith("untouched"))
     assert f"{right:.3f}" in untouched and "0/1" in untouched
     assert "  turn 180                 board.png" in out
+
+
+def test_a_reread_by_the_reader_that_recorded_reads_as_it_did(
+        store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["reread", str(store), str(store.parent / "manifest.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "readings that differ from the recorded ones: 0 of 2" in out
+    turned = next(line for line in out.splitlines() if line.startswith("turn 180"))
+    assert "100.000" in turned and turned.rstrip().endswith("ok")
+
+
+def test_a_changed_reader_shows_in_a_reread_photo_by_photo(
+        store: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_board(image: np.ndarray) -> None:
+        raise BoardNotFound("no board here")
+
+    monkeypatch.setattr(manifest_photos, "read_board", no_board)
+    assert main(["reread", str(store), str(store.parent / "manifest.jsonl"), "-v"]) == 0
+    out = capsys.readouterr().out
+    assert "readings that differ from the recorded ones: 2 of 2" in out
+    assert "  turn 180                 board.png  points right 81 -> 0" in out
+
+
+def test_a_reread_without_its_manifest_names_it_and_is_an_input_error(
+        store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["reread", str(store), str(tmp_path / "gone.jsonl")]) == 2
+    assert "gone.jsonl" in capsys.readouterr().err
 
 
 def test_replay_of_a_store_not_there_or_garbled_names_it_and_is_an_input_error(
