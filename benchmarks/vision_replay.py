@@ -42,7 +42,7 @@ import dataclasses
 import pickle
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.manifest_photos import (  # noqa: E402
-    chosen_rows, open_photo, perturbed_reads, timed_read)
+    Photo, Reader, chosen_rows, open_photo, perturbed_reads, timed_read)
 from benchmarks.vision_robustness import (  # noqa: E402
     DEFAULT, UNTOUCHED, Outcome, checked_usage, over_photos, reference_rows, report)
 from vision import BoardNotFound, Reading  # noqa: E402
@@ -110,14 +110,30 @@ def _grid(reading: Reading | None, size: int, labelled: np.ndarray | None) -> bo
 
 
 def _stored(reading: Reading | None, ms: float,
-            inputs: tuple[PointFeatures, np.ndarray | None] | None, size: int,
-            labelled: np.ndarray | None) -> Stored | None:
+            inputs: tuple[PointFeatures, np.ndarray | None] | None,
+            grid: bool | None) -> Stored | None:
     """What is stored of ``reading`` (None: no board found) read in ``ms`` from ``inputs``
-    (`_Recorder.last`), its grid judged against the ``labelled`` corners (`_grid`)."""
+    (`_Recorder.last`), its ``grid`` on the labelled one or not (`_grid`)."""
     if reading is None or inputs is None:
         return None
     return Stored(reading.homography, reading.size, inputs[0], inputs[1], reading.rows(), ms,
-                  _grid(reading, size, labelled))
+                  grid)
+
+
+def _readings(photo: Photo, row: dict[str, Any], perturbations: Sequence[Perturbation],
+              read: Reader = timed_read
+              ) -> Iterator[tuple[str, Reading | None, float, bool | None]]:
+    """``photo`` (``row``'s) as read untouched, then under each of ``perturbations`` that
+    applies to it, read by ``read`` one at a time as they are asked for: each reading's
+    name, the reading (None: no board found), its milliseconds and whether its grid lies
+    on the labelled one (`_grid`)."""
+    size = int(str(row.get("size") or (photo.reading.size if photo.reading else 19)))
+    yield UNTOUCHED, photo.reading, photo.ms, _grid(photo.reading, size, photo.corners)
+    for p, spoiled, seen in perturbed_reads(photo, perturbations, read=read):
+        if spoiled is None or seen is None:
+            continue
+        labelled = None if photo.corners is None else spoiled.points(photo.corners)
+        yield p.name, seen.reading, seen.ms, _grid(seen.reading, size, labelled)
 
 
 def record_photo(job: tuple[Path, Path, int, dict[str, Any], tuple[Perturbation, ...]]
@@ -129,16 +145,12 @@ def record_photo(job: tuple[Path, Path, int, dict[str, Any], tuple[Perturbation,
     photo = open_photo(base, row, read=recorder)
     if photo is None:
         return []
-    size = int(str(row.get("size") or (photo.reading.size if photo.reading else 19)))
-    reads: dict[str, Stored | None] = {
-        UNTOUCHED: _stored(photo.reading, photo.ms, recorder.last, size, photo.corners)}
-    lost = {UNTOUCHED: (_grid(photo.reading, size, photo.corners), photo.ms)}
-    for p, spoiled, seen in perturbed_reads(photo, perturbations, read=recorder):
-        if spoiled is None or seen is None:
-            continue
-        labelled = None if photo.corners is None else spoiled.points(photo.corners)
-        reads[p.name] = _stored(seen.reading, seen.ms, recorder.last, size, labelled)
-        lost[p.name] = (_grid(seen.reading, size, labelled), seen.ms)
+    reads: dict[str, Stored | None] = {}
+    lost: dict[str, tuple[bool | None, float]] = {}
+    # The recorder holds the inputs of the reading just yielded (they are read lazily).
+    for name, reading, ms, grid in _readings(photo, row, perturbations, read=recorder):
+        reads[name] = _stored(reading, ms, recorder.last, grid)
+        lost[name] = (grid, ms)
     # Plain dicts: the file must load whether this module ran as a script or was imported.
     plain = {name: None if s is None else {k.name: getattr(s, k.name)
                                           for k in dataclasses.fields(s)}
@@ -175,29 +187,38 @@ def _kept(path: Path) -> dict[str, Any]:
     return kept
 
 
+Replayed = tuple[Outcome, bool, int]
+"""A reading's outcome, whether it differs from the one recorded, and how many points the
+recorded one had right (against the photo's truth, or where it has none, its recorded
+untouched reading: where the untouched reading differs now, so do the references)."""
+
+
 def _outcomes(path: Path, kept: dict[str, Any], rows: dict[str, list[str] | None],
-              seen: dict[str, tuple[bool | None, float]]) -> list[tuple[Outcome, bool]]:
+              seen: dict[str, tuple[bool | None, float]]) -> list[Replayed]:
     """The outcomes of the readings ``rows`` (by perturbation name; None: no board found)
     of the stored photo ``kept`` (at ``path``), with the ``seen`` grid and milliseconds of
     each, against its truth, or its untouched reading among ``rows`` where it has none;
-    each with whether it differs from the one recorded."""
+    each with whether it differs from the one recorded, and that one's points right."""
     row = kept["row"]
+    recorded = {name: None if s is None else s["rows"] for name, s in kept["reads"].items()}
     truth, mirror = reference_rows(row, rows.get(UNTOUCHED))
+    was_truth, was_mirror = reference_rows(row, recorded.get(UNTOUCHED))
     out = []
     for name, read in rows.items():
-        points = right = 0
+        points = right = was = 0
         if truth is not None:
             points = len(truth) * len(truth[0])
             right = points_right(read, truth, mirror)
+        if was_truth is not None:
+            was = points_right(recorded.get(name), was_truth, was_mirror)
         grid, ms = seen[name]
         outcome = Outcome(name, int(path.name[:-len(SUFFIX)]), str(row["image"]),
                           source_of(row), read is not None, points, right, grid, ms)
-        recorded = kept["reads"].get(name)
-        out.append((outcome, read != (None if recorded is None else recorded["rows"])))
+        out.append((outcome, read != recorded.get(name), was))
     return out
 
 
-def replay_photo(job: tuple[Path, frozenset[str] | None]) -> list[tuple[Outcome, bool]]:
+def replay_photo(job: tuple[Path, frozenset[str] | None]) -> list[Replayed]:
     """The outcomes of a stored photo's readings replayed (those of ``job``'s names, all
     if None, and the untouched one), each with whether it differs from the recorded one."""
     path, names = job
@@ -210,8 +231,7 @@ def replay_photo(job: tuple[Path, frozenset[str] | None]) -> list[tuple[Outcome,
     return _outcomes(path, kept, rows, seen)
 
 
-def reread_photo(job: tuple[Path, Path, frozenset[str] | None]
-                 ) -> list[tuple[Outcome, bool]]:
+def reread_photo(job: tuple[Path, Path, frozenset[str] | None]) -> list[Replayed]:
     """The outcomes of a stored photo read afresh by the whole reader at hand, from its
     file under the folder ``job[1]``, untouched and under the stored perturbations
     (those of ``job``'s names, all if None), each with whether it differs from the
@@ -223,35 +243,14 @@ def reread_photo(job: tuple[Path, Path, frozenset[str] | None]
     photo = open_photo(base, row)
     if photo is None:
         return []
-    size = int(str(row.get("size") or (photo.reading.size if photo.reading else 19)))
-    rows = {UNTOUCHED: None if photo.reading is None else photo.reading.rows()}
-    seen = {UNTOUCHED: (_grid(photo.reading, size, photo.corners), photo.ms)}
     wanted = [p for p in STANDARD if p.name in kept["reads"]
               and (names is None or p.name in names)]
-    for p, spoiled, read in perturbed_reads(photo, wanted):
-        if spoiled is None or read is None:
-            continue
-        labelled = None if photo.corners is None else spoiled.points(photo.corners)
-        rows[p.name] = None if read.reading is None else read.reading.rows()
-        seen[p.name] = (_grid(read.reading, size, labelled), read.ms)
+    rows: dict[str, list[str] | None] = {}
+    seen: dict[str, tuple[bool | None, float]] = {}
+    for name, reading, ms, grid in _readings(photo, row, wanted):
+        rows[name] = None if reading is None else reading.rows()
+        seen[name] = (grid, ms)
     return _outcomes(path, kept, rows, seen)
-
-
-def _recorded_right(store: Path, outcomes: Sequence[Outcome]) -> dict[tuple[int, str], int]:
-    """For each of ``outcomes`` (by photo and perturbation), how many of its points the
-    reading recorded in ``store`` had right: against the photo's truth, or where it has
-    none, against its recorded untouched reading (where that reading differs now, the
-    untouched reading is among ``outcomes`` too, and the references differ)."""
-    out = {}
-    for photo in sorted({o.photo for o in outcomes}):
-        kept = pickle.loads((store / f"{photo}{SUFFIX}").read_bytes())
-        rows = {name: None if s is None else s["rows"] for name, s in kept["reads"].items()}
-        truth, mirror = reference_rows(kept["row"], rows.get(UNTOUCHED))
-        for o in outcomes:
-            if o.photo == photo and truth is not None:
-                out[(photo, o.perturbation)] = points_right(rows.get(o.perturbation), truth,
-                                                            mirror)
-    return out
 
 
 def stored_photos(store: Path) -> list[Path]:
@@ -269,7 +268,7 @@ def record(store: Path, manifest: Path, perturbations: Sequence[Perturbation], j
 
 
 def replay(store: Path, names: Sequence[str] | None, jobs: int,
-           base: Path | None = None) -> list[tuple[Outcome, bool]]:
+           base: Path | None = None) -> list[Replayed]:
     """Every stored photo's readings (of ``names``, all if None) replayed by the stone
     stage at hand, or with ``base`` (the folder the photos' paths start from) read afresh
     from their files by the whole reader (`reread_photo`)."""
@@ -327,19 +326,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.store}: a stored photo cannot be read ({exc!r}); record again",
               file=sys.stderr)
         return 2
-    outcomes = [o for o, _ in done]
+    outcomes = [o for o, _, _ in done]
     names = list(dict.fromkeys(o.perturbation for o in outcomes if o.perturbation != UNTOUCHED))
     order = [p.name for p in STANDARD if p.name in names] + \
         [n for n in names if n not in {p.name for p in STANDARD}]
     for line in report(outcomes, order, args.by_source):
         print(line)
-    changed = [o for o, differs in done if differs]
+    changed = [(o, was) for o, differs, was in done if differs]
     print(f"\nreadings that differ from the recorded ones: {len(changed)} of {len(done)}")
-    was_right = _recorded_right(args.store, changed) if args.verbose else {}
-    for o in changed if args.verbose else []:
-        was = was_right.get((o.photo, o.perturbation))
-        print(f"  {o.perturbation:<24} {o.image}" + (
-            "" if was is None or not o.points else f"  points right {was} -> {o.right}"))
+    for o, was in changed if args.verbose else []:
+        print(f"  {o.perturbation:<24} {o.image}"
+              + (f"  points right {was} -> {o.right}" if o.points else ""))
     print(f"wall time {time.perf_counter() - t0:.0f} s on {args.jobs} job(s)")
     return 0
 
