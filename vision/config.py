@@ -100,7 +100,9 @@ class LocateConfig:
     a product of geometric means): where the mean point of the grid is likelier an
     intersection of the board than not, and the mean place beyond its weakest side likelier
     none. Under it the net is as unsure as not that the grid is the board's, and says
-    nothing of it."""
+    nothing of it by itself; it may still say, with the black stones, where their lattice
+    ends (how much more it believes a grid than the one a line inwards: a difference of
+    its beliefs, no threshold; `vision.locate._net_ends`)."""
     recheck_below: float = 0.4
     """A grid found around the net of lines with less confidence than this (or none) is
     weighed against the other sizes around the net, and every size around the net's cells

@@ -8,6 +8,7 @@ board's whole grid (`board_doubts`), which lowers the board confidence `read_boa
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -139,15 +140,17 @@ def confidence(gray: np.ndarray, fit: GridFit, cfg: LocateConfig) -> float:
 
 
 def vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | None,
-            config: VisionConfig, slab: Outline | None = None) -> GridFit:
+            config: VisionConfig, slab: Outline | None = None,
+            net_ends: Callable[[GridFit, np.ndarray], float] | None = None) -> GridFit:
     """``fit`` with the better of its confidence and, for a grid of ``size`` lines (if
     given), how well the black stones' centres ``stones`` vouch for it: their share on its
     points (`stones_reach`, their bodies looked for where `lift_shift` says they are seen)
     if they reach all four outer lines. If they miss one outer line of an axis, the lines
     choose between the grid and the one shifted a line off it (`_lines_choose`), and so does
     the slab of wood ``slab`` where given (its outline in ``small``'s pixels:
-    `slab_chooses`), whichever is the clearer; where the
-    lines run on past an outer line, the grid a line over that way may stand in for it
+    `slab_chooses`), and so does the point net ``net_ends`` where given (how clearly it
+    says a grid ends at the open ends given, as the other two), whichever is the clearer;
+    where the lines run on past an outer line, the grid a line over that way may stand in for it
     (`_onto_running_lines`): a whole-line shift leaves nearly every stone on a point, so
     the stones cannot tell, and a board's grid ends at its outer lines. A grid of
     fewer lines than the largest of ``config.sizes``, unasked, could be a patch of a bigger
@@ -165,7 +168,8 @@ def vouched(small: np.ndarray, fit: GridFit, stones: np.ndarray, size: int | Non
     fit, share, reached, ends = _onto_running_lines(small, fit, stones, (share, reached, ends),
                                                     config)
     agreement = share * max(_lines_choose(small, fit, ends, ~reached, cfg),
-                            slab_chooses(fit, ~reached, slab, config))
+                            slab_chooses(fit, ~reached, slab, config),
+                            0.0 if net_ends is None else net_ends(fit, ~reached))
     if size is None and fit.size < max(config.sizes):
         agreement *= 1.0 - float(ends.max())
     return GridFit(fit.homography, fit.size, max(fit.confidence, agreement))

@@ -20,7 +20,7 @@ lattice starts grids of its own; all are weighed with the rest.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import cv2
 import numpy as np
@@ -295,8 +295,8 @@ def _through_stones(h: np.ndarray, stones: np.ndarray, n: int, shape: tuple[int,
 
 def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
                fit: GridFit | None, config: VisionConfig,
-               stones: tuple[np.ndarray, np.ndarray] | None = None
-               ) -> tuple[GridFit | None, bool]:
+               stones: tuple[np.ndarray, np.ndarray] | None = None,
+               size: int | None = None) -> tuple[GridFit | None, bool]:
     """The grid ``fit`` that the lines and stones chose, or another, as the point net
     (`vision.point_net`) believes them (`belief`): of the most confident of the grids
     ``weighed`` (`LocateConfig.net_looks` of them, no two one grid) and, where ``stones``
@@ -307,13 +307,23 @@ def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
     that is another than ``fit`` and believed by `LocateConfig.net_over` more, with that
     belief as its confidence; else ``fit`` with its confidence raised to the net's belief
     in it where that is higher. A belief under `LocateConfig.net_trusted` counts for
-    nothing. None where nothing was weighed, or nothing the net trusts and no ``fit``.
-    With it, whether the grid returned is one weighed moved a line (not a grid weighed).
+    nothing by itself. But where it trusts none and ``stones`` are given, each grid
+    looked at, moved to where the net believes it most, is also `vouched` for by the
+    stones with the net saying where it ends (`_net_ends`): a grid so vouched for more
+    than ``fit`` is taken instead (its confidence given to ``fit`` where they are one
+    grid). (Where the net trusts a grid, its pick stands: refined on the lines where it
+    lies off them, it is placed better than a grid the stones fitted.) ``size``
+    is the board size asked for, if any. None where nothing was weighed, or nothing the
+    net trusts and no ``fit``. With it, whether the grid returned is one weighed moved a
+    line (not a grid weighed).
 
     A crowded board hides its lines and its stones stand off their points: the lines
     barely tell the board's grid from one a line off, or from a patch of it, and may score
     them all under what a board must; the net, taught what an intersection looks like
-    under a stone or bare and what lies beyond a board's outer lines, tells them apart."""
+    under a stone or bare and what lies beyond a board's outer lines, tells them apart.
+    Under a strong lamp or exposure it is unsure of every point, and of the board's grid
+    too, yet still believes it far more than the grid a line off; the stones fix the
+    lattice but, leaving a side free, not where it ends. Each says what the other cannot."""
     assert config.point_net is not None
     cfg, net = config.locate, config.point_net
     wide = dataclasses.replace(net, margin=net.margin + 1)
@@ -336,19 +346,47 @@ def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
     if not kept:
         return None, False
     believed: list[tuple[float, GridFit, bool]] = []  # with whether it was moved
+    looked: list[tuple[GridFit, dict[tuple[int, int], float]]] = []  # with its beliefs
     in_fit = 0.0  # the net's belief in ``fit`` as it stands
     for other in kept:
         h = to_full @ other.homography
         if not grid.shows(h):
             continue
         seen = look(image, h / h[2, 2], other.size, wide, camera=config.stones)
-        for di in (-1, 0, 1):
-            for dj in (-1, 0, 1):
-                moved = other if di == dj == 0 else \
-                    GridFit(grid.shifted(other.homography, di, dj), other.size, 0.0)
-                believed.append((belief(seen, lift, (di, dj)), moved, moved is not other))
-                if moved is fit:
-                    in_fit = believed[-1][0]
+        beliefs = {(di, dj): belief(seen, lift, (di, dj))
+                   for di in (-1, 0, 1) for dj in (-1, 0, 1)}
+        for (di, dj), sure in beliefs.items():
+            moved = other if di == dj == 0 else \
+                GridFit(grid.shifted(other.homography, di, dj), other.size, 0.0)
+            believed.append((sure, moved, moved is not other))
+            if moved is fit:
+                in_fit = sure
+        looked.append((other, beliefs))
+    picked = _net_pick(believed, fit, in_fit, cfg)
+    if stones is None or any(b[0] >= cfg.net_trusted for b in believed):
+        return picked  # no stones, or the net sure of a grid by itself
+    ended: list[GridFit] = []  # grids the stones follow and the net says where they end
+    for other, beliefs in looked:
+        di, dj = max(beliefs, key=lambda d: beliefs[d])
+        start = other if di == dj == 0 else \
+            GridFit(grid.shifted(other.homography, di, dj), other.size, 0.0)
+        ended.append(vouched(stones[0], start, stones[1], size, config,
+                             net_ends=_net_ends(other.homography, beliefs)))
+    surest = max(ended, key=lambda f: f.confidence, default=None)
+    if surest is None or (picked[0] is not None and surest.confidence <= picked[0].confidence):
+        return picked
+    if picked[0] is not None and same_grid(picked[0], surest):
+        return GridFit(picked[0].homography, picked[0].size, surest.confidence), picked[1]
+    return surest, not any(same_grid(k, surest) for k in kept)
+
+
+def _net_pick(believed: list[tuple[float, GridFit, bool]], fit: GridFit | None,
+              in_fit: float, cfg: LocateConfig) -> tuple[GridFit | None, bool]:
+    """Of the grids ``believed`` (the net's belief in each, the grid, whether it is one
+    weighed moved a line), the one `net_judged` takes by the net's belief alone: the most
+    believed where that is `LocateConfig.net_trusted` or more and `LocateConfig.net_over`
+    more than ``in_fit``, the belief in ``fit``; else ``fit``, its confidence raised to
+    ``in_fit`` where that is trusted."""
     trusted = [b for b in believed if b[0] >= cfg.net_trusted]
     if not trusted:
         return fit, False
@@ -358,6 +396,30 @@ def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
     if in_fit < cfg.net_trusted:
         return fit, False
     return GridFit(fit.homography, fit.size, max(fit.confidence, in_fit)), False
+
+
+def _net_ends(looked: np.ndarray, beliefs: dict[tuple[int, int], float]
+              ) -> Callable[[GridFit, np.ndarray], float]:
+    """How clearly the point net says a grid ends where it does at its open ends, as
+    `vouched` asks it (`vision.grid_score.slab_chooses` says it from the slab): given the
+    net's ``beliefs`` in the grid ``looked`` moved by each (columns, rows) shift within a
+    line, the least, over the open ends, of how much more it believes the grid (``looked``
+    moved by whole lines, as `vouched` moves it) than the grid moved a line inwards from
+    that end; 0 where it did not weigh one of those moves. A grid a line off has a row of
+    points beyond the board's outer line, or a row of the board's own points beyond its
+    own: the net, taught both, tells them apart where the stones cannot."""
+    def ends(fit: GridFit, open_ends: np.ndarray) -> float:
+        at = grid.apply(np.linalg.inv(looked) @ fit.homography, np.zeros((1, 2)))[0]
+        here = (int(np.rint(at[0])), int(np.rint(at[1])))
+        clear = 1.0
+        for axis, end in zip(*np.nonzero(open_ends)):
+            step = 1 if end == 0 else -1
+            inward = (here[0] + step * (axis == 0), here[1] + step * (axis == 1))
+            if here not in beliefs or inward not in beliefs:
+                return 0.0
+            clear = min(clear, beliefs[here] - beliefs[inward])
+        return float(np.clip(clear, 0.0, 1.0))
+    return ends
 
 
 def _refined_in_phase(small: np.ndarray, fit: GridFit, cfg: LocateConfig) -> GridFit:
@@ -539,7 +601,7 @@ def locate(image: np.ndarray, size: int | None = None,
             and cfg.net_looks > 0:
         # Lines and stones leave it in doubt: the point net looks at the grids weighed.
         judged, moved = net_judged(image, to_full, weighed, fit, config,
-                                   None if found is None else (small, found.centres))
+                                   None if found is None else (small, found.centres), size)
         if judged is not None:
             # The net tells which grid it is, not where exactly its lines run: the lines
             # do, where they show (its far corners, seen steeply), though not which

@@ -87,7 +87,9 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
     stones and a pale table take its colour and crowd together, and a grid placed there
     may be lines off at a confidence that passes for sure, while the neutral light shows
     the picture as a white light would, the light the lines' thresholds hold for. Where
-    both looks find one grid, the picture as taken is read. Raises vision.BoardNotFound
+    both looks find one grid, the picture as taken places it, unless it found it with a
+    confidence under ``recheck_below`` and the neutral light with as much. (The stones are read in
+    the picture as taken either way: `read_board`.) Raises vision.BoardNotFound
     with the first look's reason when neither finds it, ValueError when ``image`` is not
     an image."""
     work = working(image, config.locate)  # validates the input before any work
@@ -113,8 +115,15 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
         return first, first_doubts
     second, second_doubts = _in_phase_with_margins(second, again, config)
     other = trusted(second.confidence, second_doubts, cfg)
-    if first is not None and (same_grid(first, second) or (
-            sure >= other and not (under_lamp and other >= cfg.recheck_below))):
+    if first is None:
+        return second, second_doubts
+    if same_grid(first, second):
+        # One grid placed twice: a look whose lines and stones left it in doubt (its own
+        # confidence, before the doubts of it being the whole board) placed it worse than
+        # one whose lines placed it sure.
+        placed_surer = first.confidence < cfg.recheck_below <= second.confidence
+        return (second, second_doubts) if placed_surer else (first, first_doubts)
+    if sure >= other and not (under_lamp and other >= cfg.recheck_below):
         return first, first_doubts
     return second, second_doubts
 

@@ -7,9 +7,10 @@ by; the grid is then placed from the stones and the slab alone, and may be a lin
 at a low confidence. Under a neutral light (`vision.illuminant.neutral_gray`: the clipped
 channels weighed out, the grey stretched to the picture's own range) the lines show again.
 So a grid less sure than `LocateConfig.recheck_below` is looked for again there, and the more
-confident of the two kept where they are different grids (the same grid found again reads
-the picture as taken); a sure grid needs no second look, and a board found in neither
-light is not found, with the first look's reason.
+confident of the two kept where they are different grids (the same grid found again is
+placed as the picture as taken placed it, unless only the neutral light found it sure: a
+look in doubt saw less of the lines or the stones it fits); a sure grid needs no second
+look, and a board found in neither light is not found, with the first look's reason.
 
 Under a coloured lamp (`vision.illuminant.lamp_gains`) the neutral light is looked in
 whatever the first look found, and its grid, where it is another, is kept if it is as
@@ -118,6 +119,18 @@ def test_the_same_grid_found_again_a_little_surer_keeps_the_picture_as_taken(
     # Three fifths of a cell apart is another grid: the surer look wins.
     assert found_in(monkeypatch, RECHECK - 0.15, RECHECK - 0.05, offset=0.6) == "neutral"
 
+
+def test_the_same_grid_found_in_doubt_is_placed_where_the_neutral_light_finds_it_sure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A tenth of a cell apart, one grid: the look that found it sure placed it better.
+    assert found_in(monkeypatch, RECHECK - 0.15, 0.9, offset=0.1) == "neutral"
+    assert found_in(monkeypatch, RECHECK - 0.15, RECHECK, offset=0.1) == "neutral"
+    assert found_in(monkeypatch, RECHECK - 0.15, 0.9, offset=0.1, photo=LAMP) == "neutral"
+    # Placed sure as taken, it stays as placed there however sure the neutral light is,
+    # and so it does where only its doubts (its lines run on) leave it less trusted: they
+    # doubt it is the whole board, not where its lines lie.
+    assert found_in(monkeypatch, RECHECK + 0.1, 0.9, offset=0.1, photo=LAMP) == "as taken"
+    assert found_in(monkeypatch, 0.9, 0.95, offset=0.1, runs_past=1.0) == "as taken"
 
 def test_a_doubtful_grid_is_kept_where_the_neutral_light_is_less_sure(
         monkeypatch: pytest.MonkeyPatch) -> None:

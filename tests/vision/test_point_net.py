@@ -8,12 +8,13 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from rules import Cell
 from vision import grid
-from vision.grid import GridFit, same_grid
+from vision.grid import GridFit, lift_shift, same_grid
 from vision.locate import net_judged
 from vision.config import POINT_NET, VISION
 from vision.perturb import Cast
@@ -224,6 +225,41 @@ def test_a_grid_the_net_doubts_gains_nothing_and_none_is_taken_in_its_place(
     assert net_judged(crowded.image, np.eye(3), [half], half, VISION) == (half, False)
     assert net_judged(crowded.image, np.eye(3), [half], None, VISION) == (None, False)
 
+
+
+def _bodies_off_the_top_and_left_lines(shot: Synthetic) -> tuple[np.ndarray, np.ndarray]:
+    """The grey picture of ``shot`` and the centres of its black stones' bodies (where
+    the camera sees them), but for those on the top row and the left column: stones that
+    fit the board's grid and the one a line down and right alike."""
+    ij = np.array([(i, j) for j, row in enumerate(shot.position.rows())
+                   for i, c in enumerate(row) if c == "X" and i > 0 and j > 0], np.float64)
+    gray = cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY)
+    lift = lift_shift(shot.homography, gray.shape, 19, VISION.stones.stone_lift, VISION.stones)
+    at = ij + lift[(ij[:, 1] * 19 + ij[:, 0]).astype(int)]
+    return gray, grid.apply(shot.homography, at)
+
+
+def test_where_the_stones_leave_two_sides_free_the_net_says_where_the_grid_ends(
+        crowded: Synthetic) -> None:
+    # The net's belief alone is trusted by nobody here (`net_trusted` above 1), and no
+    # black stone stands on the top or left line:
+    #   . . . . .        The stones fit the board's grid and the one a line down and
+    #   . X O X .        right alike, and the lines are hidden. The net tells the two
+    #   . O X X .        apart: it believes the board's grid far more than the one
+    #   . X X O .        moved a line inwards from either free side, and so vouches,
+    # with the stones, for the board's grid. Given the grid a line off, it is moved back.
+    distrust = dataclasses.replace(VISION, locate=dataclasses.replace(VISION.locate,
+                                                                      net_trusted=1.01))
+    stones = _bodies_off_the_top_and_left_lines(crowded)
+    own = GridFit(crowded.homography, 19, 0.0)
+    off = GridFit(grid.shifted(crowded.homography, 1, 1), 19, 0.05)
+    got, moved = net_judged(crowded.image, np.eye(3), [own], own, distrust, stones, 19)
+    assert got is not None and got.homography is own.homography and not moved
+    assert got.confidence >= 0.7
+    got, moved = net_judged(crowded.image, np.eye(3), [off], off, distrust, stones, 19)
+    assert got is not None and same_grid(got, own) and moved and got.confidence >= 0.7
+    # Without the stones the net's untrusted belief says nothing: the grid stays as found.
+    assert net_judged(crowded.image, np.eye(3), [off], off, distrust, None, 19) == (off, False)
 
 def test_a_photo_turned_a_quarter_is_shown_to_the_net_the_same_way(crowded: Synthetic) -> None:
     # The net, taught boards every way up, answers a little differently under each turn.

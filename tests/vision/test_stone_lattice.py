@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -324,20 +325,24 @@ def _vouched(board: np.ndarray, homography: np.ndarray, stones: np.ndarray,
     return float(vouched(board, fit, stones, size, VISION).confidence)
 
 
+SHORT_TOP_AND_LEFT = """
+    .........
+    .X.X..X.X
+    ..X.X...X
+    .X..X.X..
+    ...X..XX.
+    .X.....X.
+    ..XX.X...
+    .X..X..X.
+    ..X..X.X."""
+"""Black stones on a 9x9 board, none on its top line or its left one."""
+
+
 def test_stones_a_line_short_each_way_leave_the_lines_to_choose_where_the_grid_ends() -> None:
     # No stone on the top line or the left one: the stones fit this grid and the one a
     # line down and right alike. The lines end at this one's top and left, and run on
     # past the other's, so the stones vouch for this one only.
-    rows = """
-        .........
-        .X.X..X.X
-        ..X.X...X
-        .X..X.X..
-        ...X..XX.
-        .X.....X.
-        ..XX.X...
-        .X..X..X.
-        ..X..X.X.""".split()
+    rows = SHORT_TOP_AND_LEFT.split()
     stones = _centres("\n".join(rows), NINE_LINES)
     board = _drawn_board(stones)
     assert _vouched(board, NINE_LINES, stones) > 0.8
@@ -346,6 +351,30 @@ def test_stones_a_line_short_each_way_leave_the_lines_to_choose_where_the_grid_e
     short_both_ends = _centres("\n".join(rows[:-1]), NINE_LINES)
     assert _vouched(_drawn_board(short_both_ends), NINE_LINES, short_both_ends) == 0.0
 
+
+
+def test_where_neither_lines_nor_slab_choose_a_third_witness_may_say_where_the_grid_ends() -> None:
+    # The same stones, no line drawn: nothing but the stones is in the picture, and they
+    # leave the top and left ends open. A witness asked about those ends (the point net in
+    # `vision.locate.net_judged`) vouches with them as far as it is clear.
+    rows = SHORT_TOP_AND_LEFT.split()
+    stones = _centres("\n".join(rows), NINE_LINES)
+    bare = np.full((440, 440), 175, np.uint8)
+    for x, y in stones.astype(int):
+        cv2.circle(bare, (x, y), 18, 25, -1, cv2.LINE_AA)
+    fit = GridFit(NINE_LINES, 9, 0.0)
+    asked: list[np.ndarray] = []
+
+    def witness(clear: float) -> Callable[[GridFit, np.ndarray], float]:
+        def ends(_: GridFit, open_ends: np.ndarray) -> float:
+            asked.append(open_ends)
+            return clear
+        return ends
+    assert vouched(bare, fit, stones, 9, VISION).confidence == 0.0
+    assert vouched(bare, fit, stones, 9, VISION, net_ends=witness(0.0)).confidence == 0.0
+    assert vouched(bare, fit, stones, 9, VISION, net_ends=witness(0.6)).confidence \
+        == pytest.approx(0.6)  # every stone on a point
+    assert (asked[-1] == np.array([[True, False], [True, False]])).all()  # top and left
 
 def test_unasked_stones_vouch_for_a_smaller_board_only_where_its_lines_end() -> None:
     # Stones on all four outer lines of a 9x9 grid. Drawn on a 9x9 board they vouch for
