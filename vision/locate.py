@@ -346,30 +346,32 @@ def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
     if not kept:
         return None, False
     believed: list[tuple[float, GridFit, bool]] = []  # with whether it was moved
-    looked: list[tuple[GridFit, dict[tuple[int, int], float]]] = []  # with its beliefs
+    # each grid looked at, with the net's belief in it moved by each shift and so moved
+    looked: list[tuple[GridFit, dict[tuple[int, int], tuple[float, GridFit]]]] = []
     in_fit = 0.0  # the net's belief in ``fit`` as it stands
     for other in kept:
         h = to_full @ other.homography
         if not grid.shows(h):
             continue
         seen = look(image, h / h[2, 2], other.size, wide, camera=config.stones)
-        beliefs = {(di, dj): belief(seen, lift, (di, dj))
-                   for di in (-1, 0, 1) for dj in (-1, 0, 1)}
-        for (di, dj), sure in beliefs.items():
-            moved = other if di == dj == 0 else \
-                GridFit(grid.shifted(other.homography, di, dj), other.size, 0.0)
-            believed.append((sure, moved, moved is not other))
-            if moved is fit:
-                in_fit = sure
-        looked.append((other, beliefs))
+        moves: dict[tuple[int, int], tuple[float, GridFit]] = {}
+        for di in (-1, 0, 1):
+            for dj in (-1, 0, 1):
+                moved = other if di == dj == 0 else \
+                    GridFit(grid.shifted(other.homography, di, dj), other.size, 0.0)
+                sure = belief(seen, lift, (di, dj))
+                moves[di, dj] = sure, moved
+                believed.append((sure, moved, moved is not other))
+                if moved is fit:
+                    in_fit = sure
+        looked.append((other, moves))
     picked = _net_pick(believed, fit, in_fit, cfg)
     if stones is None or any(b[0] >= cfg.net_trusted for b in believed):
         return picked  # no stones, or the net sure of a grid by itself
     ended: list[GridFit] = []  # grids the stones follow and the net says where they end
-    for other, beliefs in looked:
-        di, dj = max(beliefs, key=lambda d: beliefs[d])
-        start = other if di == dj == 0 else \
-            GridFit(grid.shifted(other.homography, di, dj), other.size, 0.0)
+    for other, moves in looked:
+        beliefs = {shift: sure for shift, (sure, _) in moves.items()}
+        start = moves[max(beliefs, key=lambda d: beliefs[d])][1]
         ended.append(vouched(stones[0], start, stones[1], size, config,
                              net_ends=_net_ends(other.homography, beliefs)))
     surest = max(ended, key=lambda f: f.confidence, default=None)
