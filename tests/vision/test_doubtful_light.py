@@ -132,6 +132,7 @@ def test_the_same_grid_found_in_doubt_is_placed_where_the_neutral_light_finds_it
     assert found_in(monkeypatch, RECHECK + 0.1, 0.9, offset=0.1, photo=LAMP) == "as taken"
     assert found_in(monkeypatch, 0.9, 0.95, offset=0.1, runs_past=1.0) == "as taken"
 
+
 def test_a_doubtful_grid_is_kept_where_the_neutral_light_is_less_sure(
         monkeypatch: pytest.MonkeyPatch) -> None:
     assert found_in(monkeypatch, RECHECK - 0.15, RECHECK - 0.2) == "as taken"

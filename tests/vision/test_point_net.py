@@ -226,7 +226,6 @@ def test_a_grid_the_net_doubts_gains_nothing_and_none_is_taken_in_its_place(
     assert net_judged(crowded.image, np.eye(3), [half], None, VISION) == (None, False)
 
 
-
 def _bodies_off_the_top_and_left_lines(shot: Synthetic) -> tuple[np.ndarray, np.ndarray]:
     """The grey picture of ``shot`` and the centres of its black stones' bodies (where
     the camera sees them), but for those on the top row and the left column: stones that
@@ -260,6 +259,7 @@ def test_where_the_stones_leave_two_sides_free_the_net_says_where_the_grid_ends(
     assert got is not None and same_grid(got, own) and moved and got.confidence >= 0.7
     # Without the stones the net's untrusted belief says nothing: the grid stays as found.
     assert net_judged(crowded.image, np.eye(3), [off], off, distrust, None, 19) == (off, False)
+
 
 def test_a_photo_turned_a_quarter_is_shown_to_the_net_the_same_way(crowded: Synthetic) -> None:
     # The net, taught boards every way up, answers a little differently under each turn.

@@ -352,7 +352,6 @@ def test_stones_a_line_short_each_way_leave_the_lines_to_choose_where_the_grid_e
     assert _vouched(_drawn_board(short_both_ends), NINE_LINES, short_both_ends) == 0.0
 
 
-
 def test_where_neither_lines_nor_slab_choose_a_third_witness_may_say_where_the_grid_ends() -> None:
     # The same stones, no line drawn: nothing but the stones is in the picture, and they
     # leave the top and left ends open. A witness asked about those ends (the point net in
@@ -375,6 +374,7 @@ def test_where_neither_lines_nor_slab_choose_a_third_witness_may_say_where_the_g
     assert vouched(bare, fit, stones, 9, VISION, net_ends=witness(0.6)).confidence \
         == pytest.approx(0.6)  # every stone on a point
     assert (asked[-1] == np.array([[True, False], [True, False]])).all()  # top and left
+
 
 def test_unasked_stones_vouch_for_a_smaller_board_only_where_its_lines_end() -> None:
     # Stones on all four outer lines of a 9x9 grid. Drawn on a 9x9 board they vouch for
