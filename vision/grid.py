@@ -30,6 +30,28 @@ def shows(h: np.ndarray) -> bool:
         and abs(float(np.linalg.det(h / h[2, 2]))) >= 1e-12
 
 
+def shown_share(h: np.ndarray, size: int, shape: tuple[int, ...]) -> float:
+    """The share of the ``size`` x ``size`` intersections of the grid ``h`` that a picture
+    of ``shape`` shows: inside it, or less than half a cell (the cell there) past its
+    border, where a line along the border may be cut. A reading speaks only for the part
+    of a grid the picture shows."""
+    pts = apply(h, lattice(size)).reshape(size, size, 2)
+    if not np.isfinite(pts).all():
+        return 0.0
+    step = np.full((size, size), np.inf)
+    for axis in (0, 1):
+        gap = np.linalg.norm(np.diff(pts, axis=axis), axis=2)
+        for pad in ((1, 0), (0, 1)):  # the gap before each point and the gap after it
+            widths = [(0, 0), (0, 0)]
+            widths[axis] = pad
+            step = np.minimum(step, np.pad(gap, widths, constant_values=np.inf))
+    slack = 0.5 * step
+    rows, cols = shape[:2]
+    x, y = pts[..., 0], pts[..., 1]
+    shown = (x > -slack) & (x < cols - 1 + slack) & (y > -slack) & (y < rows - 1 + slack)
+    return float(shown.mean())
+
+
 def lattice(size: int) -> np.ndarray:
     """The ``size * size`` lattice points (i, j) as an array (size*size, 2), row by row from
     the top (index ``j * size + i``)."""

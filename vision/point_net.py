@@ -308,7 +308,9 @@ def belief(seen: Seen, lift: float, shift: tuple[int, int] = (0, 0),
     weighs by the chance it is seen (not `HIDDEN`: a hand over the board's edge says
     nothing of it); places out of the picture say nothing and are left out, and a side
     with none there counts 1. Probabilities are kept at least ``floor`` (no single place
-    decides)."""
+    decides). All that times the share of the grid's points the picture shows
+    (`vision.grid.shown_share`): the few points of a grid mostly out of the picture, a
+    corner of a board seen whole, would vouch for it as if they were all of it."""
     n = seen.size if size is None else size
     offset = np.array(shift, dtype=np.float64)
     points = grid.lattice(n) + offset
@@ -326,7 +328,8 @@ def belief(seen: Seen, lift: float, shift: tuple[int, int] = (0, 0),
     local = ring - offset
     sides = (local[:, 0] < 0, local[:, 0] > n - 1, local[:, 1] < 0, local[:, 1] > n - 1)
     least = min(_weighed(off[side], weight[k:][side]) for side in sides)
-    return inside * least
+    shown = grid.shown_share(grid.shifted(seen.homography, *shift), n, seen.shape)
+    return inside * least * shown
 
 
 def _weighed(logs: np.ndarray, weights: np.ndarray) -> float:

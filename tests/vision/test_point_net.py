@@ -197,6 +197,28 @@ def test_a_patch_of_the_board_is_not_the_board(crowded: Synthetic) -> None:
     assert _believed(crowded, patch, 13) < _believed(crowded, crowded.homography) - 0.3
 
 
+def test_a_picture_of_a_board_s_corner_shows_no_whole_board(crowded: Synthetic) -> None:
+    # The picture cut to the board's top-left corner and the wood around it: its first
+    # six lines or so each way, more in the near rows, seen wider.
+    #
+    #     wood  wood  wood |
+    #     wood  + - + - + -|  cut
+    #     wood  | . | . | .|
+    #     -----------------+
+    #
+    # Every point the picture shows is an intersection, and no place beyond its sides
+    # is one: but a grid of 13 or 19 lines through them runs out of the picture, and the
+    # points the picture does not show cannot vouch for it.
+    box = grid.apply(crowded.homography, [[-1.5, -1.5], [5.5, -1.5], [5.5, 5.5], [-1.5, 5.5]])
+    x0, y0 = np.floor(box.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(box.max(axis=0)).astype(int)
+    cut = np.ascontiguousarray(crowded.image[y0:y1, x0:x1])
+    to_cut = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]]) @ crowded.homography
+    for lines in (13, 19):
+        fit = GridFit(to_cut, lines, 0.0)
+        assert net_judged(cut, np.eye(3), [fit], None, VISION) == (None, False), lines
+
+
 def test_a_grid_the_lines_placed_a_line_off_is_moved_back_onto_the_board(
         crowded: Synthetic) -> None:
     # The lines of a crowded board barely tell its grid from the one a line further on:
