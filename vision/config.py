@@ -44,8 +44,9 @@ class LocateConfig:
     """Refinement stops once a pass moves no intersection by this much (cells)."""
     inlier_threshold: float = 0.12
     """Reprojection error (cells) under which an intersection counts as an inlier. So too a
-    grid the point net picked that refining moves by no more than this (`vision.locate`)
-    lies on its lines already: the move is the measurement's noise, and is not taken."""
+    grid picked in doubt (by the point net, the stones or the lines' other starts) that
+    refining moves by no more than this (`vision.locate`) lies on its lines already: the
+    move is the measurement's noise, and is not taken."""
     grow_cell: int = 16
     """Cell (px) of the rectified view in which the lattice is grown to the whole grid."""
     grow_ratio: float = 0.5

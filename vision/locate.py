@@ -14,7 +14,8 @@ for again around the net at the other sizes, around its cells and inside the boa
 outline, at every size, and the better kept. Where none of those is sure, the black stones'
 centres vouch for the grids found (`vision.grid_score.vouched`), grids are placed inside the
 slab of wood, which needs neither lines nor stones to find the board, and the stones'
-lattice starts grids of its own; all are weighed with the rest.
+lattice starts grids of its own; all are weighed with the rest. The grid picked in doubt is
+refined once more where it lies, within its phase (`_refined_in_phase`).
 """
 
 from __future__ import annotations
@@ -426,11 +427,13 @@ def _net_ends(looked: np.ndarray, beliefs: dict[tuple[int, int], float]
 
 def _refined_in_phase(small: np.ndarray, fit: GridFit, cfg: LocateConfig) -> GridFit:
     """``fit`` `refine`d to the lines of ``small``, unless that takes it to another grid
-    (`same_grid`: a point of it half a cell or more from its own, so nearer another
-    intersection, and which intersection each point is is not the lines' call): then
-    ``fit`` as it is."""
+    (`same_grid` in neither lattice: a point of it half a cell or more from its own, so
+    nearer another intersection, and which intersection each point is is not the lines'
+    call): then ``fit`` as it is. (In either lattice: seen steeply, a grid askew has its
+    far cells too small or too large, and a point refined half of one of its cells away
+    may lie less than half of the board's from it.)"""
     refined = refine(small, fit, cfg)
-    return refined if same_grid(fit, refined) else fit
+    return refined if same_grid(fit, refined) or same_grid(refined, fit) else fit
 
 
 def line_image(image: np.ndarray, cfg: LocateConfig) -> np.ndarray:
@@ -557,7 +560,9 @@ def locate(image: np.ndarray, size: int | None = None,
     doubtful = [] if fit is None else [fit]
     weighed: list[GridFit] = list(doubtful)  # every grid weighed, for the point net
     found: BlackStones | None = None  # the black stones, where the lines leave it in doubt
-    if fit is None or fit.confidence < cfg.recheck_below:
+    doubted = fit is None or fit.confidence < cfg.recheck_below
+    settled: GridFit | None = None  # a grid weighed against its refinement already
+    if doubted:
         for other in _other_fits(small, net, fit, size, config):
             doubtful.append(other)
             if fit is None or other.confidence > fit.confidence:
@@ -586,6 +591,7 @@ def locate(image: np.ndarray, size: int | None = None,
             weighed.append(other)
             if fit is None or other.confidence > fit.confidence:
                 fit, by_stones = other, placed
+                settled = other if placed else None  # `_stones_placed` weighed it so
             if fit.confidence >= cfg.recheck_below:
                 break  # as sure as a first grid that needs no second look
         if dark is not None and found is not None and (
@@ -599,23 +605,26 @@ def locate(image: np.ndarray, size: int | None = None,
             if stones is not None and (fit is None or stones.confidence > fit.confidence
                                        or (by_stones and stones.confidence >= fit.confidence)):
                 fit = stones
+    moved = False  # whether the grid is one weighed moved a line by the point net
+    netted = False  # whether the point net picked it
     if (fit is None or fit.confidence < cfg.recheck_below) and config.point_net is not None \
             and cfg.net_looks > 0:
         # Lines and stones leave it in doubt: the point net looks at the grids weighed.
-        judged, moved = net_judged(image, to_full, weighed, fit, config,
-                                   None if found is None else (small, found.centres), size)
-        if judged is not None:
-            # The net tells which grid it is, not where exactly its lines run: the lines
-            # do, where they show (its far corners, seen steeply), though not which
-            # intersection each point is. A grid weighed moved a line lies over lines it
-            # was not fitted to. A grid weighed was refined, but seen steeply its far rows
-            # may still lie off their lines when the refining passes ran out; one the
-            # lines put within their inlier threshold of where it lies is on them already.
-            refined = _refined_in_phase(small, judged, cfg)
-            if moved or _lattice_apart(judged.homography, refined.homography,
-                                       judged.size) > cfg.inlier_threshold:
-                judged = refined
-        fit = judged
+        fit, moved = net_judged(image, to_full, weighed, fit, config,
+                                None if found is None else (small, found.centres), size)
+        netted = True
+    if fit is not None and doubted and (netted or fit is not settled):
+        # The net, the stones or the lines' other starts tell which grid it is, not where
+        # exactly its lines run: the lines do, where they show (its far corners, seen
+        # steeply), though not which intersection each point is. A grid weighed moved a
+        # line lies over lines it was not fitted to. A grid weighed was refined, but seen
+        # steeply its far rows may still lie off their lines when the refining passes ran
+        # out (a grid the stones vouched for, 0.4 of a cell off at a far corner); one the
+        # lines put within their inlier threshold of where it lies is on them already.
+        refined = _refined_in_phase(small, fit, cfg)
+        if moved or _lattice_apart(fit.homography, refined.homography,
+                                   fit.size) > cfg.inlier_threshold:
+            fit = GridFit(refined.homography, fit.size, fit.confidence)
     if fit is None:
         raise BoardNotFound(f"no net of lines enclosing at least {cfg.min_holes} alike cells, "
                             "no two families of straight lines, and no lattice of stones")

@@ -3,13 +3,17 @@
 grid weighed, refined when its lines were fitted, may still lie off them seen steeply
 where the refining passes ran out: the lines say where its points are, within its phase;
 which intersection each point is stays the net's call (`vision.locate._refined_in_phase`),
-and a pick they would move by no more than their inlier threshold stays where it is."""
+and a pick they would move by no more than their inlier threshold stays where it is. So too
+a grid the stones vouched for or the lines found from another start, where the lines left
+the first grid in doubt; not one the stones placed in the slab, weighed against its
+refinement already."""
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
 
+import cv2
 import numpy as np
 import pytest
 
@@ -110,3 +114,57 @@ def test_a_pick_already_on_its_lines_is_kept_as_the_net_placed_it(
     assert not np.allclose(_refined_in_phase(small, pick, CFG).homography, h)  # it would move it
     got = _located_with_pick(monkeypatch, shot, pick, False)
     assert np.allclose(grid.upright(to_full @ h, 19), got.homography)
+
+
+def test_a_pick_placed_askew_is_refined_though_its_far_cells_are_too_small(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The pick's far row (j = 0) lies 0.48 of the board's cell inside the board's at both
+    # ends: each of its points is within half a cell of the board's, but its far cells
+    # are too small, and the board's far corners lie 0.52 of one of them off its own.
+    # Measured in either lattice under half a cell, the two are one grid.
+    board = GridFit(np.array([[20.0, 0.0, 40.0], [0.0, 20.0, 40.0], [0.0, 0.0, 1.0]]), 19, 0.0)
+    squeezed = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [18, 0], [18, 18], [0, 18]]),
+        np.float32([[0.48, 0.48], [17.52, 0.48], [18, 18], [0, 18]])).astype(np.float64)
+    pick = GridFit(board.homography @ squeezed, 19, 0.8)
+    monkeypatch.setattr(locate_module, "refine", lambda *args, **kwargs: board)
+    blank = np.zeros((480, 480), np.uint8)
+    got = _refined_in_phase(blank, pick, CFG)
+    assert got is board
+    # A grid a line over is another grid, whichever lattice measures it.
+    monkeypatch.setattr(locate_module, "refine", lambda *args, **kwargs: GridFit(
+        grid.shifted(board.homography, 1.0, 0.0), 19, 0.0))
+    assert _refined_in_phase(blank, board, CFG) is board
+
+
+def test_a_grid_the_lines_leave_in_doubt_is_refined_whoever_picked_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The lines' only grid, a third of a cell askew, under `recheck_below`; no stones, no
+    # slab, no net to weigh against it: it is kept, refined from where it lies.
+    shot = render(random_position(19, 3, stones=0.3), 3, Scene(camera_tilt=45.0))
+    small, to_full, h = _in_working(shot, shot.image, np.eye(3))
+    askew = GridFit(h @ SHEARED, 19, CFG.recheck_below - 0.1)
+    monkeypatch.setattr(locate_module, "_fit_from", lambda *args: askew)
+    monkeypatch.setattr(locate_module, "_other_fits", lambda *args: iter(()))
+    monkeypatch.setattr(locate_module, "_framed_stones", lambda *args: None)
+    monkeypatch.setattr(locate_module, "_slab_fits", lambda *args: iter(()))
+    assert corner_error_cells(grid.corners(to_full @ askew.homography, 19), shot.corners,
+                              19) > 0.35
+    got = locate(shot.image, 19, dataclasses.replace(VISION, point_net=None))
+    assert corner_error_cells(grid.corners(got.homography, 19), shot.corners, 19) < 0.1
+    assert got.confidence == askew.confidence
+
+
+def test_a_grid_the_stones_placed_in_the_slab_is_not_refined_twice(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # `_stones_placed` weighed its grid against the lines' refinement of it already and
+    # kept the one the stones vouch for more: that choice stands, askew or not.
+    shot = render(random_position(19, 3, stones=0.3), 3, Scene(camera_tilt=45.0))
+    small, to_full, h = _in_working(shot, shot.image, np.eye(3))
+    askew = GridFit(h @ SHEARED, 19, CFG.recheck_below + 0.1)
+    monkeypatch.setattr(locate_module, "_fit_from", lambda *args: GridFit(h, 19, 0.1))
+    monkeypatch.setattr(locate_module, "_other_fits", lambda *args: iter(()))
+    monkeypatch.setattr(locate_module, "_framed_stones", lambda *args: None)
+    monkeypatch.setattr(locate_module, "_slab_fits", lambda *args: iter([(askew, True)]))
+    got = locate(shot.image, 19, dataclasses.replace(VISION, point_net=None))
+    assert np.allclose(got.homography, grid.upright(to_full @ askew.homography, 19))
