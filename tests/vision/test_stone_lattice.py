@@ -338,17 +338,22 @@ SHORT_TOP_AND_LEFT = """
 """Black stones on a 9x9 board, none on its top line or its left one."""
 
 
+def _short_stones(rows: list[str]) -> np.ndarray:
+    """The centres, on NINE_LINES, of the black stones of ``rows`` (SHORT_TOP_AND_LEFT's)."""
+    return _centres("\n".join(rows), NINE_LINES)
+
+
 def test_stones_a_line_short_each_way_leave_the_lines_to_choose_where_the_grid_ends() -> None:
     # No stone on the top line or the left one: the stones fit this grid and the one a
     # line down and right alike. The lines end at this one's top and left, and run on
     # past the other's, so the stones vouch for this one only.
     rows = SHORT_TOP_AND_LEFT.split()
-    stones = _centres("\n".join(rows), NINE_LINES)
+    stones = _short_stones(rows)
     board = _drawn_board(stones)
     assert _vouched(board, NINE_LINES, stones) > 0.8
     assert _vouched(board, grid.shifted(NINE_LINES, 1, 1), stones) == 0.0
     # A line short on both sides of an axis: the stones fix nothing there.
-    short_both_ends = _centres("\n".join(rows[:-1]), NINE_LINES)
+    short_both_ends = _short_stones(rows[:-1])
     assert _vouched(_drawn_board(short_both_ends), NINE_LINES, short_both_ends) == 0.0
 
 
@@ -356,8 +361,7 @@ def test_where_neither_lines_nor_slab_choose_a_third_witness_may_say_where_the_g
     # The same stones, no line drawn: nothing but the stones is in the picture, and they
     # leave the top and left ends open. A witness asked about those ends (the point net in
     # `vision.locate.net_judged`) vouches with them as far as it is clear.
-    rows = SHORT_TOP_AND_LEFT.split()
-    stones = _centres("\n".join(rows), NINE_LINES)
+    stones = _short_stones(SHORT_TOP_AND_LEFT.split())
     bare = np.full((440, 440), 175, np.uint8)
     for x, y in stones.astype(int):
         cv2.circle(bare, (x, y), 18, 25, -1, cv2.LINE_AA)
