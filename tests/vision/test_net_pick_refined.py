@@ -124,8 +124,9 @@ def test_a_pick_placed_askew_is_refined_though_its_far_cells_are_too_small(
     # Measured in either lattice under half a cell, the two are one grid.
     board = GridFit(np.array([[20.0, 0.0, 40.0], [0.0, 20.0, 40.0], [0.0, 0.0, 1.0]]), 19, 0.0)
     squeezed = cv2.getPerspectiveTransform(
-        np.float32([[0, 0], [18, 0], [18, 18], [0, 18]]),
-        np.float32([[0.48, 0.48], [17.52, 0.48], [18, 18], [0, 18]])).astype(np.float64)
+        np.array([[0, 0], [18, 0], [18, 18], [0, 18]], dtype=np.float32),
+        np.array([[0.48, 0.48], [17.52, 0.48], [18, 18], [0, 18]], dtype=np.float32)
+    ).astype(np.float64)
     pick = GridFit(board.homography @ squeezed, 19, 0.8)
     monkeypatch.setattr(locate_module, "refine", lambda *args, **kwargs: board)
     blank = np.zeros((480, 480), np.uint8)
@@ -137,6 +138,18 @@ def test_a_pick_placed_askew_is_refined_though_its_far_cells_are_too_small(
     assert _refined_in_phase(blank, board, CFG) is board
 
 
+def _located_without_net(monkeypatch: pytest.MonkeyPatch, shot: Synthetic, first: GridFit,
+                         slab: list[tuple[GridFit, bool]]) -> GridFit:
+    """`locate` of ``shot`` with no point net, the lines' first grid ``first`` and no other
+    start, no stones framed, and ``slab`` the slab's grids (each with whether the stones
+    placed it)."""
+    monkeypatch.setattr(locate_module, "_fit_from", lambda *args: first)
+    monkeypatch.setattr(locate_module, "_other_fits", lambda *args: iter(()))
+    monkeypatch.setattr(locate_module, "_framed_stones", lambda *args: None)
+    monkeypatch.setattr(locate_module, "_slab_fits", lambda *args: iter(slab))
+    return locate(shot.image, 19, dataclasses.replace(VISION, point_net=None))
+
+
 def test_a_grid_the_lines_leave_in_doubt_is_refined_whoever_picked_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # The lines' only grid, a third of a cell askew, under `recheck_below`; no stones, no
@@ -144,13 +157,9 @@ def test_a_grid_the_lines_leave_in_doubt_is_refined_whoever_picked_it(
     shot = render(random_position(19, 3, stones=0.3), 3, Scene(camera_tilt=45.0))
     small, to_full, h = _in_working(shot, shot.image, np.eye(3))
     askew = GridFit(h @ SHEARED, 19, CFG.recheck_below - 0.1)
-    monkeypatch.setattr(locate_module, "_fit_from", lambda *args: askew)
-    monkeypatch.setattr(locate_module, "_other_fits", lambda *args: iter(()))
-    monkeypatch.setattr(locate_module, "_framed_stones", lambda *args: None)
-    monkeypatch.setattr(locate_module, "_slab_fits", lambda *args: iter(()))
     assert corner_error_cells(grid.corners(to_full @ askew.homography, 19), shot.corners,
                               19) > 0.35
-    got = locate(shot.image, 19, dataclasses.replace(VISION, point_net=None))
+    got = _located_without_net(monkeypatch, shot, askew, [])
     assert corner_error_cells(grid.corners(got.homography, 19), shot.corners, 19) < 0.1
     assert got.confidence == askew.confidence
 
@@ -162,9 +171,5 @@ def test_a_grid_the_stones_placed_in_the_slab_is_not_refined_twice(
     shot = render(random_position(19, 3, stones=0.3), 3, Scene(camera_tilt=45.0))
     small, to_full, h = _in_working(shot, shot.image, np.eye(3))
     askew = GridFit(h @ SHEARED, 19, CFG.recheck_below + 0.1)
-    monkeypatch.setattr(locate_module, "_fit_from", lambda *args: GridFit(h, 19, 0.1))
-    monkeypatch.setattr(locate_module, "_other_fits", lambda *args: iter(()))
-    monkeypatch.setattr(locate_module, "_framed_stones", lambda *args: None)
-    monkeypatch.setattr(locate_module, "_slab_fits", lambda *args: iter([(askew, True)]))
-    got = locate(shot.image, 19, dataclasses.replace(VISION, point_net=None))
+    got = _located_without_net(monkeypatch, shot, GridFit(h, 19, 0.1), [(askew, True)])
     assert np.allclose(got.homography, grid.upright(to_full @ askew.homography, 19))
