@@ -366,9 +366,9 @@ def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
                 if moved is fit:
                     in_fit = sure
         looked.append((other, moves))
-    picked = _net_pick(believed, fit, in_fit, cfg)
+    pick, pick_moved = _net_pick(believed, fit, in_fit, cfg)
     if stones is None or any(b[0] >= cfg.net_trusted for b in believed):
-        return picked  # no stones, or the net sure of a grid by itself
+        return pick, pick_moved  # no stones, or the net sure of a grid by itself
     ended: list[GridFit] = []  # grids the stones follow and the net says where they end
     for other, moves in looked:
         beliefs = {shift: sure for shift, (sure, _) in moves.items()}
@@ -376,10 +376,10 @@ def net_judged(image: np.ndarray, to_full: np.ndarray, weighed: list[GridFit],
         ended.append(vouched(stones[0], start, stones[1], size, config,
                              net_ends=_net_ends(other.homography, beliefs)))
     surest = max(ended, key=lambda f: f.confidence, default=None)
-    if surest is None or (picked[0] is not None and surest.confidence <= picked[0].confidence):
-        return picked
-    if picked[0] is not None and same_grid(picked[0], surest):
-        return GridFit(picked[0].homography, picked[0].size, surest.confidence), picked[1]
+    if surest is None or (pick is not None and surest.confidence <= pick.confidence):
+        return pick, pick_moved
+    if pick is not None and same_grid(pick, surest):
+        return GridFit(pick.homography, pick.size, surest.confidence), pick_moved
     return surest, not any(same_grid(k, surest) for k in kept)
 
 
@@ -606,14 +606,13 @@ def locate(image: np.ndarray, size: int | None = None,
                                        or (by_stones and stones.confidence >= fit.confidence)):
                 fit = stones
     moved = False  # whether the grid is one weighed moved a line by the point net
-    netted = False  # whether the point net picked it
     if (fit is None or fit.confidence < cfg.recheck_below) and config.point_net is not None \
             and cfg.net_looks > 0:
         # Lines and stones leave it in doubt: the point net looks at the grids weighed.
         fit, moved = net_judged(image, to_full, weighed, fit, config,
                                 None if found is None else (small, found.centres), size)
-        netted = True
-    if fit is not None and doubted and (netted or fit is not settled):
+        settled = None  # whatever the net returns is refined below, a grid it kept too
+    if fit is not None and doubted and fit is not settled:
         # The net, the stones or the lines' other starts tell which grid it is, not where
         # exactly its lines run: the lines do, where they show (its far corners, seen
         # steeply), though not which intersection each point is. A grid weighed moved a
