@@ -41,6 +41,18 @@ def _in_working(shot: Synthetic, image: np.ndarray, to_image: np.ndarray
     return small, to_full, np.linalg.inv(to_full) @ to_image @ shot.homography
 
 
+def _seen_at_45() -> tuple[Synthetic, np.ndarray, np.ndarray, np.ndarray]:
+    """A board 30% taken (seed 3) seen by a phone from 45 degrees, and `_in_working` of it."""
+    shot = render(random_position(19, 3, stones=0.3), 3, Scene(camera_tilt=45.0))
+    return (shot, *_in_working(shot, shot.image, np.eye(3)))
+
+
+def _off(shot: Synthetic, homography: np.ndarray) -> float:
+    """How far (cells) the grid ``homography`` (to ``shot``'s pixels) lies from ``shot``'s
+    own at its worst corner."""
+    return corner_error_cells(grid.corners(homography, 19), shot.corners, 19)
+
+
 @pytest.mark.parametrize("tilt", [0.0, 45.0, 60.0])
 @pytest.mark.parametrize("seed", [0, 3])
 def test_a_pick_a_third_of_a_cell_askew_is_refined_onto_the_lines(tilt: float,
@@ -48,14 +60,9 @@ def test_a_pick_a_third_of_a_cell_askew_is_refined_onto_the_lines(tilt: float,
     shot = render(random_position(19, seed, stones=0.3), seed, Scene(camera_tilt=tilt))
     small, to_full, h = _in_working(shot, shot.image, np.eye(3))
     pick = GridFit(h @ SHEARED, 19, 0.8)
-
-    def error(fit: GridFit) -> float:
-        return corner_error_cells(grid.corners(to_full @ fit.homography, 19), shot.corners,
-                                  19)
-
-    assert error(pick) > 0.35
+    assert _off(shot, to_full @ pick.homography) > 0.35
     got = _refined_in_phase(small, pick, CFG)
-    assert error(got) < 0.1
+    assert _off(shot, to_full @ got.homography) < 0.1
     assert got.confidence == pick.confidence  # the net's belief, not the lines'
 
 
@@ -94,13 +101,11 @@ def test_the_nets_pick_is_refined_whether_it_is_a_grid_weighed_or_one_moved_a_li
         monkeypatch: pytest.MonkeyPatch, moved: bool) -> None:
     # The net picks a grid a third of a cell askew: refined when it was weighed or not,
     # its place is the lines' call.
-    shot = render(random_position(19, 3, stones=0.3), 3, Scene(camera_tilt=45.0))
-    small, to_full, h = _in_working(shot, shot.image, np.eye(3))
+    shot, small, to_full, h = _seen_at_45()
     pick = GridFit(h @ SHEARED, 19, 0.8)
-    assert corner_error_cells(grid.corners(to_full @ pick.homography, 19), shot.corners,
-                              19) > 0.35
+    assert _off(shot, to_full @ pick.homography) > 0.35
     got = _located_with_pick(monkeypatch, shot, pick, moved)
-    assert corner_error_cells(grid.corners(got.homography, 19), shot.corners, 19) < 0.1
+    assert _off(shot, got.homography) < 0.1
     assert got.confidence == pick.confidence
 
 
@@ -108,8 +113,7 @@ def test_a_pick_already_on_its_lines_is_kept_as_the_net_placed_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Refining a grid that lies on its lines moves it by a fraction of a pixel, the
     # measurement's noise, under `inlier_threshold`: the pick is not moved for that.
-    shot = render(random_position(19, 3, stones=0.3), 3, Scene(camera_tilt=45.0))
-    small, to_full, h = _in_working(shot, shot.image, np.eye(3))
+    shot, small, to_full, h = _seen_at_45()
     pick = GridFit(h, 19, 0.8)
     assert not np.allclose(_refined_in_phase(small, pick, CFG).homography, h)  # it would move it
     got = _located_with_pick(monkeypatch, shot, pick, False)
@@ -154,13 +158,11 @@ def test_a_grid_the_lines_leave_in_doubt_is_refined_whoever_picked_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # The lines' only grid, a third of a cell askew, under `recheck_below`; no stones, no
     # slab, no net to weigh against it: it is kept, refined from where it lies.
-    shot = render(random_position(19, 3, stones=0.3), 3, Scene(camera_tilt=45.0))
-    small, to_full, h = _in_working(shot, shot.image, np.eye(3))
+    shot, small, to_full, h = _seen_at_45()
     askew = GridFit(h @ SHEARED, 19, CFG.recheck_below - 0.1)
-    assert corner_error_cells(grid.corners(to_full @ askew.homography, 19), shot.corners,
-                              19) > 0.35
+    assert _off(shot, to_full @ askew.homography) > 0.35
     got = _located_without_net(monkeypatch, shot, askew, [])
-    assert corner_error_cells(grid.corners(got.homography, 19), shot.corners, 19) < 0.1
+    assert _off(shot, got.homography) < 0.1
     assert got.confidence == askew.confidence
 
 
@@ -168,8 +170,7 @@ def test_a_grid_the_stones_placed_in_the_slab_is_not_refined_twice(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # `_stones_placed` weighed its grid against the lines' refinement of it already and
     # kept the one the stones vouch for more: that choice stands, askew or not.
-    shot = render(random_position(19, 3, stones=0.3), 3, Scene(camera_tilt=45.0))
-    small, to_full, h = _in_working(shot, shot.image, np.eye(3))
+    shot, small, to_full, h = _seen_at_45()
     askew = GridFit(h @ SHEARED, 19, CFG.recheck_below + 0.1)
     got = _located_without_net(monkeypatch, shot, GridFit(h, 19, 0.1), [(askew, True)])
     assert np.allclose(got.homography, grid.upright(to_full @ askew.homography, 19))
