@@ -62,9 +62,9 @@ def board(job: tuple[str, int]) -> tuple[int, int, int, int, int]:
     def after(di: int, dj: int) -> tuple[float, float]:
         fit = GridFit(grid.shifted(shot.homography, di, dj), 19, DOUBTFUL)
         out, _ = _in_phase_with_margins(fit, work, VISION)
-        return (corner_error_cells(grid.corners(out.homography, 19), shot.corners, 19),
-                corner_error_cells(grid.corners(out.homography, 19),
-                                   grid.corners(fit.homography, 19), 19))
+        ends = grid.corners(out.homography, 19)
+        return (corner_error_cells(ends, shot.corners, 19),
+                corner_error_cells(ends, grid.corners(fit.homography, 19), 19))
     kept = int(after(0, 0)[0] < HOME)
     home = [0, 0]
     left = worse = 0
@@ -77,6 +77,12 @@ def board(job: tuple[str, int]) -> tuple[int, int, int, int, int]:
         else:
             worse += 1
     return kept, home[0], home[1], left, worse
+
+
+def _line(label: str, got: list[int], boards: int) -> str:
+    """One row of the table: ``got`` as `board` counts them, summed over ``boards``."""
+    return (f"{label[:46]:46s} {got[0]:>5d}/{boards:<3d} {got[1]:>6d}/{4 * boards:<4d} "
+            f"{got[2]:>6d}/{4 * boards:<4d} {got[3]:>6d} {got[4]:>6d}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,11 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     for k, r in enumerate(rows):
         got = [sum(x[i] for x in results[k * n:(k + 1) * n]) for i in range(5)]
         totals = [a + b for a, b in zip(totals, got)]
-        print(f"{r[:46]:46s} {got[0]:>5d}/{n:<3d} {got[1]:>6d}/{4 * n:<4d} "
-              f"{got[2]:>6d}/{4 * n:<4d} {got[3]:>6d} {got[4]:>6d}")
-    m = n * len(rows)
-    print(f"{'all':46s} {totals[0]:>5d}/{m:<3d} {totals[1]:>6d}/{4 * m:<4d} "
-          f"{totals[2]:>6d}/{4 * m:<4d} {totals[3]:>6d} {totals[4]:>6d}")
+        print(_line(r, got, n))
+    print(_line("all", totals, n * len(rows)))
     print(f"\nwall time {time.perf_counter() - start:.0f} s on {args.jobs} job(s)")
     return 0
 
