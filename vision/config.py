@@ -392,6 +392,21 @@ class LocateConfig:
     this step), no move of a right grid raised what its margins say (at best by -0.14:
     wood read unlike the board's inside under a lamp); the grids a row off that a move
     put right gained 0.68 and 0.70."""
+    phase_reach: int = 2
+    """A grid trusted under ``recheck_below`` whose corner lies past the picture's edge may
+    be moved up to this many lines, into a grid lying inside the picture, where the wood
+    beyond its outer lines or the drop in its lines running past them
+    (`vision.grid_score.BoardDoubts.runs_past`) speaks for it by ``phase_over`` and the
+    other does not speak against it (`vision.reading._in_phase_with_margins`). Where the
+    picture cuts a margin off, no wood shows on that side to stop a first look placing the
+    grid out past the picture's edge, and the stones, repeating every cell, vouch for it a
+    row or two out as well; but the picture shows the board's own lines running on past
+    the grid's outer line on the side it does show. A move into the picture from a grid
+    already inside it is never looked for beyond one line: there the wood can point rows
+    the wrong way (a landscape board under a lamp: +0.48 for a grid two rows off). Handed
+    grids two lines off on the crowded 45- and 50-degree scenes
+    (`benchmarks/vision_phase.py`), 2 moves home 68 of 160, none the wrong way; 1 moves
+    none home."""
     doubt_weights: tuple[float, float, float] = (2.0, 0.5, 1.0)
     """How much each of a grid's `vision.grid_score.BoardDoubts` (runs past, margin,
     lopsided) lowers the board confidence `read_board` reports (`vision.grid_score.trusted`:

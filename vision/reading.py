@@ -78,7 +78,9 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
     (`vision.illuminant.neutral_gray`: a lamp's cast or an exposure that clipped the
     channels the lines were in taken out, the grey stretched to the picture's own range).
     Each look's grid, where its doubts leave it trusted under ``recheck_below``, may be
-    moved a line where the wood beyond its outer lines says so (`_in_phase_with_margins`).
+    moved a line where the wood beyond its outer lines says so, or, running past the
+    picture's edge, back into it where the lines past its outer lines say so
+    (`_in_phase_with_margins`).
     Where the two looks find different grids (`same_grid`), the neutral light's is kept if
     it is the more trusted, or, under a lamp, trusted as far as ``recheck_below``: a lamp
     or a dim exposure takes the faint lines of a pale board under the grey levels a line
@@ -132,18 +134,28 @@ def _in_phase_with_margins(fit: GridFit, work: tuple[np.ndarray, np.ndarray],
                            config: VisionConfig) -> tuple[GridFit, BoardDoubts]:
     """``fit`` (in full pixels, found in the working image ``work``) with its doubts
     (`board_doubts`, measured in ``work``'s small grey); or, where those leave it trusted
-    under `LocateConfig.recheck_below`, the same lattice moved a line along one axis, with
-    its doubts, where the wood beyond its outer lines speaks for it (`_margins_say`) by
-    `LocateConfig.phase_over` more, its lines run no further past its outer lines
-    (`BoardDoubts.runs_past`) and it keeps about as many of the black stones on its points
-    (`OutlineConfig.phase_rows` rows' worth less at most); of such, the one the wood
-    speaks for most. Its confidence is ``fit``'s: one lattice.
+    under `LocateConfig.recheck_below`, the same lattice moved along one axis, with its
+    doubts, where it keeps about as many of the black stones on its points
+    (`OutlineConfig.phase_rows` rows' worth less at most) and its lines run no further
+    past its outer lines (`BoardDoubts.runs_past`), and:
+
+    - moved a line, the wood beyond its outer lines speaks for it (`_margins_say`) by
+      `LocateConfig.phase_over` more;
+    - moved up to `LocateConfig.phase_reach` lines, from a grid running past the
+      picture's edge into one inside it, the wood or the drop in its lines running past
+      speaks for it by ``phase_over`` and the other does not speak against it.
+
+    Of such moves, the one the witnesses speak for most together. Its confidence is
+    ``fit``'s: one lattice.
 
     A crowded board's stones repeat every cell: they vouch for a grid a row off almost as
     well as for the board's own, and its hidden lines barely choose; but the wood beyond
     the outer lines does. A grid a row off has the slab's edge or the table beyond one
     outer line and more than a cell of wood beyond the other; moved back, both margins
-    are the board's own."""
+    are the board's own. Where the picture cuts the board off, the wood past that edge
+    cannot speak and the first look may place the grid rows out past it; the board's own
+    lines, running on past the grid's outer line on the side the picture shows, tell how
+    far it has to come back."""
     cfg = config.locate
     small, to_full = work
     h = np.linalg.inv(to_full) @ fit.homography  # in the working image's pixels
@@ -156,14 +168,30 @@ def _in_phase_with_margins(fit: GridFit, work: tuple[np.ndarray, np.ndarray],
         return 0.0 if dark is None else \
             on_points(small, GridFit(lattice, fit.size, 0.0), dark.centres, config)
     share = stones_on(h) - config.outline.phase_rows / fit.size
-    best, said = (fit, doubts), _margins_say(doubts, cfg) + cfg.phase_over
-    for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        moved = grid.shifted(h, di, dj)
-        its = board_doubts(small, GridFit(moved, fit.size, 0.0), cfg)
-        says = _margins_say(its, cfg)
-        if says > said and its.runs_past <= doubts.runs_past and stones_on(moved) >= share:
-            best, said = (GridFit(to_full @ moved, fit.size, fit.confidence), its), says
+    said = _margins_say(doubts, cfg)
+    best, gained = (fit, doubts), 0.0
+    reach = 1 if _inside(h, fit.size, small.shape) else cfg.phase_reach
+    for k in range(1, reach + 1):
+        for di, dj in ((k, 0), (-k, 0), (0, k), (0, -k)):
+            moved = grid.shifted(h, di, dj)
+            if k > 1 and not _inside(moved, fit.size, small.shape):
+                continue
+            its = board_doubts(small, GridFit(moved, fit.size, 0.0), cfg)
+            lines = doubts.runs_past - its.runs_past
+            witnesses = (_margins_say(its, cfg) - said,) + ((lines,) if k > 1 else ())
+            if lines >= 0.0 and min(witnesses) >= 0.0 and max(witnesses) > cfg.phase_over \
+                    and sum(witnesses) > gained and stones_on(moved) >= share:
+                best = GridFit(to_full @ moved, fit.size, fit.confidence), its
+                gained = sum(witnesses)
     return best
+
+
+def _inside(lattice: np.ndarray, size: int, shape: tuple[int, ...]) -> bool:
+    """Whether the four corner points of the ``size`` grid ``lattice`` (pixels) lie in an
+    image of ``shape``."""
+    c = grid.corners(lattice, size)
+    return bool((c >= 0).all() and (c[:, 0] <= shape[1] - 1).all()
+                and (c[:, 1] <= shape[0] - 1).all())
 
 
 def _margins_say(doubts: BoardDoubts, cfg: LocateConfig) -> float:

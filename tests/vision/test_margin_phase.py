@@ -13,6 +13,19 @@ and the table, and the band beyond its far outer line is a cell and more of wood
     + + + + + + + +         + + + + + + + +
     ---- slab's edge --     ---- slab's edge --
     . . . table . .         . . . table . .
+
+Where the picture cuts the board off, no wood shows past that edge, and a first look may
+place the grid rows out past it. A grid whose corner lies past the picture's edge may be
+moved two lines back into it, where the board's own lines, running on past its outer
+line on the side the picture shows, say so:
+
+    ------------------ picture's edge
+    + + + + + + + +    <- the grid's outer line, two rows past the board's far line
+    + + + + + + + +
+    + + + + + + + +    <- the grid's near outer line
+    | | | | | | | |    <- the board's lines running on past it
+    + + + + + + + +    <- the board's near line
+    ---- slab's edge --
 """
 
 from __future__ import annotations
@@ -35,6 +48,8 @@ FULL = "aimed phone 45, full"
 edge, the board filling the frame's width."""
 CUT = "aimed phone 45, crowded, far margin cut off"
 """The same, the photo cut at the board's far outer line: no far margin to see."""
+LANDSCAPE = "aimed landscape 45, full, lamp"
+"""The same held landscape, under a lamp."""
 
 DOUBTFUL = 0.3
 """A grid confidence under `LocateConfig.recheck_below`: lines and stones left it in doubt."""
@@ -74,6 +89,28 @@ def test_with_the_far_margin_cut_off_the_near_margin_alone_moves_it_back(seed: i
     # The reader placed these two boards a row towards the near edge at board confidence
     # 0.05 and 0.04 before the step (232 and 220 points wrong).
     assert moved_back(shot(CUT, seed), 0, 1) < 0.01
+
+
+@pytest.mark.parametrize("di", (2, -2))
+@pytest.mark.parametrize("seed", range(5))
+def test_a_grid_two_columns_out_past_the_pictures_side_is_moved_back(seed: int,
+                                                                     di: int) -> None:
+    assert moved_back(shot(FULL, seed), di, 0) < 0.01
+
+
+@pytest.mark.parametrize("seed", (0, 3))
+def test_with_the_far_margin_cut_off_a_grid_two_rows_out_past_it_is_moved_back(
+        seed: int) -> None:
+    assert moved_back(shot(CUT, seed), 0, -2) < 0.01
+
+
+def test_a_grid_inside_the_picture_is_not_moved_two_lines() -> None:
+    # Under the lamp the wood beyond the outer lines of a grid two rows off this board's
+    # speaks for it by 0.48 more than beyond the board's own grid, and its lines run less
+    # past them by 0.43; the reader would place the board two rows off if a grid lying
+    # inside the picture were moved two lines (corner error 2.07 cells).
+    s = shot(LANDSCAPE, 12)
+    assert corner_error_cells(read_board(s.image).corners, s.corners, 19) < 0.25
 
 
 def test_the_reader_places_the_far_cut_board_it_placed_a_row_off() -> None:
