@@ -1,6 +1,7 @@
-"""How the step that moves a doubtful grid a line (`vision.reading._in_phase_with_margins`)
-treats grids handed to it a line or two off, on the synthetic scenes where crowded stones
-leave the phase in doubt (a whole-line shift keeps nearly every stone on a point):
+"""How the step that moves a doubtful grid back into phase
+(`vision.reading._in_phase_with_margins`) treats grids handed to it a line or two off, on
+the synthetic scenes where crowded stones leave the phase in doubt (a whole-line shift
+keeps nearly every stone on a point):
 
     .venv/bin/python benchmarks/vision_phase.py [--seeds N] [--only TEXT,...] [--jobs N]
 
