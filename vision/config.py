@@ -405,8 +405,8 @@ class LocateConfig:
     already inside it is never looked for beyond one line: there the wood can point rows
     the wrong way (a landscape board under a lamp: +0.48 for a grid two rows off). Handed
     grids two lines off on the crowded 45- and 50-degree scenes
-    (`benchmarks/vision_phase.py`), 2 moves home 68 of 160, none the wrong way; 1 moves
-    none home."""
+    (`benchmarks/vision_phase.py`), a reach of 2 moves 68 of 160 home and 1 moves none;
+    both move the same 2 a line further off (by a one-line move)."""
     doubt_weights: tuple[float, float, float] = (2.0, 0.5, 1.0)
     """How much each of a grid's `vision.grid_score.BoardDoubts` (runs past, margin,
     lopsided) lowers the board confidence `read_board` reports (`vision.grid_score.trusted`:
