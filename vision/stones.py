@@ -1260,7 +1260,7 @@ def _crossed_wood(f: PointFeatures, covered: np.ndarray, hidden: np.ndarray,
 
 
 def _spread(colours: np.ndarray) -> np.ndarray:
-    """How far the ``colours`` (m, 3) of bare wood stray from their median in each
+    """How far the ``colours`` (m, c) of bare wood stray from their median in each
     channel (the median absolute deviation, at least 1: a grey level's noise)."""
     out: np.ndarray = np.maximum(
         np.median(np.abs(colours - np.median(colours, axis=0)), axis=0), 1.0)
@@ -1377,17 +1377,19 @@ def seen_from(f: PointFeatures, scores: np.ndarray | None, cfg: StoneConfig,
               light: LightConfig, net: PointNetConfig | None) -> tuple[np.ndarray, np.ndarray]:
     """Each point's label and confidence (size, size) as the picture shows it (``f``, and
     with ``net`` the learned reader's ``scores``), before the reading is made to make sense
-    as Go: the measured reading (`judged`, its confidence `doubt`ed), and with ``net`` that
+    as Go: the measured reading (`judged`, its confidence `doubt`ed, with ``net`` in the
+    light of how nearly the net finds each point hidden), and with ``net`` that
     reading and the learned reader's (`vision.point_net`) on the same grid weighed
     together (`fused`), no surer than ``cfg.ceiling_unsure`` where the net overruled the
     measured reader on a point the picture shows `washed_out`. ValueError where ``net``
     is given without ``scores``."""
     labels, sure, first = judged(f, cfg, light)
-    conf = doubt(f, labels, sure, cfg, first=first)
     if net is None:
-        return labels, conf
+        return labels, doubt(f, labels, sure, cfg, first=first)
     if scores is None:
         raise ValueError("the learned reader's config is given but not its scores")
+    hidden = np.clip(scores[:, :, HIDDEN] / net.hidden_at, 0.0, 1.0)
+    conf = doubt(f, labels, sure, cfg, first=first, hidden=hidden)
     dark = Cell.BLACK
     if cfg.lighter_black:  # the net's darker stones are the lighter player's
         scores, dark = scores[:, :, [Cell.EMPTY, Cell.WHITE, Cell.BLACK, HIDDEN, OFF]], Cell.WHITE
@@ -1444,17 +1446,21 @@ def fused(labels: np.ndarray, confidence: np.ndarray, scores: np.ndarray,
 
 
 def doubt(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
-          cfg: StoneConfig = STONES, *, first: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+          cfg: StoneConfig = STONES, *, first: tuple[np.ndarray, np.ndarray],
+          hidden: np.ndarray | None = None) -> np.ndarray:
     """``confidence`` (size, size) of ``labels`` read from ``f`` lowered wherever other
-    evidence doubts them: the wood nearest a point in the same light tells otherwise
-    (`_doubted`; ``first`` is that judgement, as `judged` gave it), or a stone read is no
-    disc on its point (`flat_doubt`). The labels stay as read. Every reader of stones (a
-    photo, a watched camera) gives this confidence."""
-    return flat_doubt(f, labels, _doubted(f, labels, confidence, first, cfg), cfg)
+    evidence doubts them: the wood nearest a point in the same light tells otherwise, or
+    the point is lighter and paler than that wood with its cross hidden (`_doubted`;
+    ``first`` is that judgement, as `judged` gave it; ``hidden`` (size, size), where the
+    learned reader is at hand, how nearly it finds each point hidden, 0 to 1), or a stone
+    read is no disc on its point (`flat_doubt`). The labels stay as read. Every reader of
+    stones (a photo, a watched camera) gives this confidence."""
+    return flat_doubt(f, labels, _doubted(f, labels, confidence, first, cfg, hidden), cfg)
 
 
 def _doubted(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
-             first: tuple[np.ndarray, np.ndarray], cfg: StoneConfig) -> np.ndarray:
+             first: tuple[np.ndarray, np.ndarray], cfg: StoneConfig,
+             hidden: np.ndarray | None = None) -> np.ndarray:
     """``confidence`` lowered where the evidence disagrees with ``labels``, which stay as
     read. Judged against only the wood nearest it (the four cell centres around it, in the
     same light), a point may read otherwise than against the clean wood `classify` settles
@@ -1467,7 +1473,13 @@ def _doubted(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
       arm of its cross along the board hidden (the plainest under ``cfg.hidden_arm`` times
       `line_seen` of the board's wood lightness; arms a stone would lean over not
       counted), something covers the point all the same (a white stone washed out in
-      sunlight): the confidence falls towards one half as the plainest arm fades."""
+      sunlight): the confidence falls towards one half as the plainest arm fades;
+    - and so too where the point is read empty with every arm hidden though it is lighter
+      and paler than that nearest wood (`_paler_lighter`): a white stone an exposure lifts
+      to near the wood's lightness, judged against that wood, is no stone, yet no bare wood
+      is so. Something light lying over the point (a hand's skin, paper) looks the same;
+      the learned reader tells the two apart, so that doubt fades as it finds the point
+      hidden (``hidden``, 1 where `fused` reads the point empty as hidden anyway)."""
     level = f.level
     was, sure = first
     odds = confidence / np.maximum(1.0 - confidence, 1e-6)
@@ -1476,9 +1488,31 @@ def _doubted(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
     out = np.where(labels != was, np.minimum(confidence, both), confidence)
     plainest, looked = _plainest_arm(f.arms)
     shown = np.clip(plainest / max(level, 1.0) / (cfg.hidden_arm * cfg.line_seen), 0.0, 1.0)
-    covered = (labels == Cell.EMPTY) & (was != Cell.EMPTY) & (looked > 0)
-    result: np.ndarray = np.where(covered, np.minimum(out, 0.5 + 0.5 * shown), out)
+    hid = (labels == Cell.EMPTY) & (looked > 0)
+    out = np.where(hid & (was != Cell.EMPTY), np.minimum(out, 0.5 + 0.5 * shown), out)
+    lifted = hid & _paler_lighter(f, cfg)
+    if hidden is not None:
+        shown = np.maximum(shown, hidden)
+    result: np.ndarray = np.where(lifted, np.minimum(out, 0.5 + 0.5 * shown), out)
     return result
+
+
+def _paler_lighter(f: PointFeatures, cfg: StoneConfig) -> np.ndarray:
+    """The points (size, size) lighter than the wood nearest them (`local_wood`) and paler
+    in chroma, each by more than the bare wood's own spread (`_spread` of the `bare_wood`
+    centres), on wood coloured at least ``cfg.white_wood_chroma``: what a white stone an
+    exposure lifts to near the wood's lightness looks like, though it rises less than
+    `white_rise` over it. Grey wood has no colour to lose."""
+    bare = bare_wood(f, cfg)
+    if bare.sum() < 2:
+        return np.zeros(f.light.shape, bool)
+    light_spread, chroma_spread = _spread(np.stack(
+        [f.centre_light[bare], f.centre_chroma[bare]], axis=1))
+    wood_chroma = local_wood(f.centre_chroma)
+    out: np.ndarray = ((f.light > local_wood(f.centre_light) + light_spread)
+                       & (f.chroma < wood_chroma - chroma_spread)
+                       & (wood_chroma >= cfg.white_wood_chroma))
+    return out
 
 
 def flat_doubt(f: PointFeatures, labels: np.ndarray, conf: np.ndarray,
