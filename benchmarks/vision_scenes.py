@@ -4,8 +4,8 @@ the board filling the frame's width, on dark and light tables, under coloured la
 strong and bright enough to lift its colour of the wood to the sensor's ceiling or near it); a
 crowded board on a light grey floor among bowls and feet; hands; a low lamp's hard
 shadows; flash hot spots and sunlight patches; bright bevels; a pen, a phone or a lid lying
-on the board; stones of any colours; grayscale; a photo cut close to the board's far edge.
-Drawn by `vision.synth` (see `Scene`), one row per kind.
+on the board; stones of any colours; grayscale; a photo cut close to the board's far edge;
+a photo shrunk small. Drawn by `vision.synth` (see `Scene`), one row per kind.
 
     .venv/bin/python benchmarks/vision_scenes.py [--seeds N] [--aimed-seeds N] [--size 19]
                                                  [--only TEXT,...] [--jobs N] [--boards]
@@ -113,6 +113,9 @@ SCENES: dict[str, tuple[Scene, float]] = {
     "above, full, floor, bowls, feet, exposure, resaved": (Scene(
         surface="grey floor", bowls=True, feet=True, exposure=0.4, resaved=60), FULL),
     "above, overexposed: wood clipped": (Scene(overexposed=(1.8, 2.4), line_width=1 / 22), HALF),
+    # A photo shrunk for sending (the robustness benchmark's "downscale 35%"): a cell of
+    # the board about 8 px, its stones about as small as the working image's floors.
+    "above, crowded, small picture": (Scene(width=240, height=180), CROWDED),
 }
 
 

@@ -23,7 +23,19 @@ class LocateConfig:
     `vision.stone_lattice`)."""
 
     work_side: int = 1024
-    """The longer side of the working image, in pixels (smaller images are not enlarged)."""
+    """The longer side of the working image, in pixels (smaller images are not enlarged,
+    but see `work_least`)."""
+    work_least: int = 512
+    """A picture whose longer side is under this many pixels (half `work_side`), where no
+    board is found in it, is looked at again enlarged by the least whole factor that takes
+    it there (`vision.reading.located`). The working image's sizes in pixels (a stone's
+    centre `stone_peak_depth` px inside the dark, `stone_open`, lines 1 to 3 px wide) hold
+    for a working image of half `work_side` to all of it; a 19x19 board filling a picture
+    of 213 px has cells of 10 px, its black stones no deeper than 5 px and, blurred and
+    thresholded, most under `stone_peak_depth`: the stones that would place it are lost.
+    A whole factor keeps every line as wide as its neighbours (a fractional one samples
+    1 px lines into uneven widths). Only where nothing is found: a board found in the
+    picture as taken is its own."""
     line_block: int = 15
     """Neighbourhood (px, odd) of the adaptive threshold that marks dark grid lines."""
     line_offset: float = 6.0

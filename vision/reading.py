@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import time
 
+import cv2
 import numpy as np
 
 from rules import Observation, Position
@@ -62,6 +63,30 @@ class Reading:
         """The reading as the rules engine's Observation (every point known)."""
         p = self.position
         return Observation(p.width, p.height, p.cells, self.confidence, time_s, source)
+
+
+def located(image: np.ndarray, size: int | None,
+            config: VisionConfig) -> tuple[GridFit, BoardDoubts]:
+    """`locate_in_any_light` in ``image``; where it finds no board there and the picture's
+    longer side is under `LocateConfig.work_least`, in the picture enlarged by the least
+    whole factor that takes it there, the grid mapped back to ``image``'s pixels. Raises
+    vision.BoardNotFound with the first look's reason when neither finds it."""
+    try:
+        return locate_in_any_light(image, size, config)
+    except BoardNotFound as lost:
+        longer = max(image.shape[:2])
+        if longer >= config.locate.work_least:
+            raise
+        reason = lost
+    k = int(np.ceil(config.locate.work_least / longer))
+    big = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_LINEAR)
+    try:
+        fit, doubts = locate_in_any_light(big, size, config)
+    except BoardNotFound:
+        raise reason from None
+    # cv2.resize puts the centre of pixel x at (x + 0.5) k - 0.5 of the enlarged picture.
+    back = np.array([[1 / k, 0, 0.5 / k - 0.5], [0, 1 / k, 0.5 / k - 0.5], [0, 0, 1]])
+    return GridFit(back @ fit.homography, fit.size, fit.confidence), doubts
 
 
 def locate_in_any_light(image: np.ndarray, size: int | None,
@@ -221,7 +246,7 @@ def read_board(image: np.ndarray, size: int | None = None, *,
     config = dataclasses.replace(config, locate=locate_cfg or config.locate,
                                  stones=stone_cfg or config.stones,
                                  outline=outline_cfg or config.outline)
-    fit, doubts = locate_in_any_light(image, size, config)
+    fit, doubts = located(image, size, config)
     t1 = time.perf_counter()
     # The stones in the colours a white light gives them (a coloured lamp's gains divided out).
     labels, conf = read_stones(under_white(image, config.light), fit.homography, fit.size,
