@@ -1488,9 +1488,9 @@ def _doubted(f: PointFeatures, labels: np.ndarray, confidence: np.ndarray,
     out = np.where(labels != was, np.minimum(confidence, both), confidence)
     plainest, looked = _plainest_arm(f.arms)
     shown = np.clip(plainest / max(level, 1.0) / (cfg.hidden_arm * cfg.line_seen), 0.0, 1.0)
-    hid = (labels == Cell.EMPTY) & (looked > 0)
-    out = np.where(hid & (was != Cell.EMPTY), np.minimum(out, 0.5 + 0.5 * shown), out)
-    lifted = hid & _paler_lighter(f, cfg)
+    read_empty = (labels == Cell.EMPTY) & (looked > 0)
+    out = np.where(read_empty & (was != Cell.EMPTY), np.minimum(out, 0.5 + 0.5 * shown), out)
+    lifted = read_empty & _paler_lighter(f, cfg)
     if hidden is not None:
         shown = np.maximum(shown, hidden)
     result: np.ndarray = np.where(lifted, np.minimum(out, 0.5 + 0.5 * shown), out)

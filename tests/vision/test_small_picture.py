@@ -13,7 +13,7 @@ import pytest
 from vision import BoardNotFound, read_board
 from vision.config import VISION
 from vision.evaluate import ShotTally
-from vision.reading import located
+from vision.reading import locate_in_any_light, located
 from vision.synth import Scene, random_position, render
 
 SMALL = Scene(width=240, height=180)
@@ -33,8 +33,11 @@ def test_a_crowded_board_in_a_small_picture_is_placed_and_read(seed: int) -> Non
 def test_a_small_picture_with_no_board_is_not_found_with_the_first_looks_reason() -> None:
     rng = np.random.default_rng(3)
     wood = np.clip(rng.normal((90, 150, 200), 6.0, (180, 240, 3)), 0, 255).astype(np.uint8)
-    with pytest.raises(BoardNotFound):
+    with pytest.raises(BoardNotFound) as as_taken:
+        locate_in_any_light(wood, None, VISION)
+    with pytest.raises(BoardNotFound) as both:
         located(wood, None, VISION)
+    assert str(both.value) == str(as_taken.value)
 
 
 def test_a_picture_as_wide_as_work_least_is_looked_at_only_as_taken() -> None:
