@@ -1102,6 +1102,19 @@ class LightConfig:
     lamp of pure hue mixed into a third of the light gives 1.4 over the room's tint, one
     mixed into more than half gives 2.5 and more. Below it the picture is read as taken:
     the stone reader's thresholds already hold for the tints a room light leaves."""
+    clipped_again: float = 0.25
+    """A picture with one channel at the ceiling over this share of it or more is looked at
+    under the neutral light too, however sure the grid found in it as taken
+    (`vision.illuminant.clipped_over`, `vision.reading.locate_in_any_light`): where a
+    channel is clipped over the wood, the grey as taken holds the lines in the other
+    channels alone, and the grid may be placed by the stones and the slab alone, lines off
+    yet sure (a red cast of 0.6 on a pale board that fills the frame: two lines off at
+    0.56). A board's wood is most of the board, and a board fills from a quarter of a photo
+    (seen from across a room) to all of it, so a lamp or an exposure that clips the wood
+    clips a quarter of the picture or more; what clips under a white light, white stones,
+    glints and a white cloth, covers less: untouched photos from four sources reach 0.42,
+    5 of 378 at 0.25 or more. The second look costs a locate's time and keeps the first
+    grid unless the neutral light's is surer."""
     gain_sample: int = 250_000
     """The lamp's gains are read off at most this many pixels, taken evenly over the
     picture: the percentile of a quarter million pixels is that of the whole to within a

@@ -20,8 +20,9 @@ eye does instead, step by step, each a function of its own:
 
 Everything is a function of a numpy image and a `LightConfig`; `vision.read_board` looks
 for the board in `neutral_gray` too when it finds none in the picture as taken, only a
-doubtful one, or the picture was taken under a coloured lamp (`lamp_gains`), and keeps the
-neutral light's grid where it is another and surer, or under a lamp sure enough
+doubtful one, or the picture was taken under a coloured lamp (`lamp_gains`) or has a
+channel clipped over much of it (`clipped_over`), and keeps the neutral light's grid where
+it is another and surer, or under a lamp sure enough
 (`vision.reading.locate_in_any_light`).
 
 The stones are read in colour, against the wood's tint and lightness; under a coloured lamp
@@ -145,6 +146,18 @@ def lamp_gains(image: np.ndarray, cfg: LightConfig = LIGHT) -> np.ndarray | None
         return None
     out: np.ndarray = gains / gains.max()
     return out
+
+
+def clipped_over(image: np.ndarray, cfg: LightConfig = LIGHT) -> bool:
+    """Whether one channel of ``image`` (uint8 BGR or BGRA) is at the ceiling over
+    ``cfg.clipped_again`` of the picture or more (`clipped_share`, read off at most
+    ``cfg.gain_sample`` pixels): the board's lines may be gone from that channel over much
+    of the wood, and the grey made with a white light's weights holds them in the other
+    channels alone. A grey image has no channel to weigh out: False."""
+    if image.ndim == 2:
+        return False
+    share = clipped_share(_sample(_bgr(image), cfg.gain_sample), cfg)
+    return bool(share.max() >= cfg.clipped_again)
 
 
 def _green_excess(gains: np.ndarray) -> float:

@@ -16,7 +16,7 @@ from .config import VISION, LocateConfig, OutlineConfig, StoneConfig, VisionConf
 from .errors import BoardNotFound
 from .grid import GridFit, same_grid
 from .grid_score import BoardDoubts, board_doubts, on_points, trusted
-from .illuminant import lamp_gains, neutral_gray, under_white
+from .illuminant import clipped_over, lamp_gains, neutral_gray, under_white
 from .locate import locate, working
 from .stone_lattice import dark_centres
 from .stones import read_stones
@@ -99,7 +99,8 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
     by its lines and stones may still be a patch or a line off, and its doubts say so.
     Where there is no grid in the picture as taken, or only one trusted less than
     `LocateConfig.recheck_below`, or the picture was taken under a coloured lamp
-    (`vision.illuminant.lamp_gains`), it is looked for again under a neutral light
+    (`vision.illuminant.lamp_gains`), or one of its channels is at the ceiling over much
+    of it (`vision.illuminant.clipped_over`), it is looked for again under a neutral light
     (`vision.illuminant.neutral_gray`: a lamp's cast or an exposure that clipped the
     channels the lines were in taken out, the grey stretched to the picture's own range).
     Each look's grid, where its doubts leave it trusted under ``recheck_below``, may be
@@ -130,7 +131,7 @@ def locate_in_any_light(image: np.ndarray, size: int | None,
     if first is not None:
         first, first_doubts = _in_phase_with_margins(first, work, config)
         sure = trusted(first.confidence, first_doubts, cfg)
-        if sure >= cfg.recheck_below and not under_lamp:
+        if sure >= cfg.recheck_below and not (under_lamp or clipped_over(image, config.light)):
             return first, first_doubts
     neutral = neutral_gray(image, config.light)
     again = working(neutral, cfg)

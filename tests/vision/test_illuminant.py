@@ -11,7 +11,7 @@ import pytest
 from vision import BoardNotFound, read_board
 from vision.config import LightConfig
 from vision.illuminant import (
-    LUMA, balanced, channel_weights, clipped_share, lamp_gains, neutral_gray, stretch,
+    LUMA, balanced, channel_weights, clipped_over, clipped_share, lamp_gains, neutral_gray, stretch,
     under_white, white_gains)
 from vision.perturb import Brightness, Cast
 from vision.synth import Scene, random_position, render
@@ -94,6 +94,30 @@ def test_a_channel_clipped_all_over_weighs_nothing_and_all_clipped_keeps_the_usu
     w = channel_weights(img)
     assert w[2] == 0.0 and w.sum() == pytest.approx(1.0)
     assert np.allclose(channel_weights(np.full((5, 5, 3), 255, np.uint8)), LUMA)
+
+
+def test_a_picture_is_clipped_over_where_one_channel_is_at_the_ceiling_on_a_quarter_of_it(
+        ) -> None:
+    # Red at the ceiling over the top rows: under a quarter of the picture is not enough,
+    # a quarter or more is, whichever channel it is; a grey picture has no channel to lose.
+    cfg = LightConfig()
+    img = np.random.default_rng(4).integers(10, 240, (100, 60, 3)).astype(np.uint8)
+    assert not clipped_over(img, cfg)
+    for channel in range(3):
+        spoiled = img.copy()
+        spoiled[:24, :, channel] = 255
+        assert not clipped_over(spoiled, cfg)
+        spoiled[:25, :, channel] = 255
+        assert clipped_over(spoiled, cfg)
+    assert not clipped_over(np.full((100, 60), 255, np.uint8), cfg)
+
+
+def test_the_clipped_share_is_read_off_a_sample_of_a_large_picture() -> None:
+    # A 12 MP photo is read off every seventh row and column, as the lamp's gains are.
+    big = np.full((3000, 4000, 3), 120, np.uint8)
+    big[:800, :, 2] = 255  # 27% of the rows
+    assert clipped_over(big, LightConfig())
+    assert not clipped_over(big, LightConfig(clipped_again=0.3))
 
 
 def test_the_white_patch_reads_the_lamps_gains_off_the_brightest_surfaces() -> None:
